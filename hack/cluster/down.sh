@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Stops and removes the local cluster (and, for the demo cluster, the operator the demo started).
+# Idempotent: nothing running is fine.
+#
+#   hack/cluster/down.sh               the demo cluster
+#   hack/cluster/down.sh --for-tests   the test cluster
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+case "${1:-}" in ""|--for-tests) ;; *) die "unknown argument '$1'. Usage: hack/cluster/down.sh [--for-tests]" ;; esac
+cluster_vars "${1:-}"
+
+if [ "$CLUSTER_NAME" = poolbudget ] && [ -f "$BUILD_AREA/demo/operator.pid" ]; then
+  pid=$(cat "$BUILD_AREA/demo/operator.pid")
+  if kill -0 "$pid" 2>/dev/null; then
+    log "stopping the demo operator (pid $pid)"
+    kill "$pid"; timeout 20 tail --pid="$pid" -f /dev/null || kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$BUILD_AREA/demo/operator.pid"
+fi
+
+if [ ! -d "$CLUSTER_STATE" ]; then
+  log "cluster '$CLUSTER_NAME' is not running; nothing to do"
+  rm -f "$KUBECONFIG_OUT"
+  exit 0
+fi
+
+# Prefer the kwokctl that created it; any cached kwokctl can delete a cluster.
+kwokctl="$BIN/kwokctl"
+[ -x "$kwokctl" ] || kwokctl=$(ls "$CACHE_ROOT"/*/bin/kwokctl 2>/dev/null | head -n 1 || true)
+if [ -n "$kwokctl" ] && timeout 60 "$kwokctl" delete cluster --name "$CLUSTER_NAME" >/dev/null 2>&1; then
+  log "cluster '$CLUSTER_NAME' deleted"
+else
+  # Without a working kwokctl, stop the components by the pid files kwokctl keeps, then forget the state.
+  for f in "$CLUSTER_STATE"/pids/*.pid; do
+    [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+  done
+  log "cluster '$CLUSTER_NAME' stopped by its pid files"
+fi
+rm -rf "$CLUSTER_STATE" "$KUBECONFIG_OUT"

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Starts the local Kubernetes cluster: a real kube-apiserver, controller-manager, scheduler and
+# etcd, run by `kwokctl --runtime binary`, with KWOK fake nodes so pods schedule and turn Ready.
+# Idempotent: a healthy cluster is left as it is.
+#
+#   hack/cluster/up.sh               the demo cluster, API on port $POOLBUDGET_API_PORT (16443)
+#   hack/cluster/up.sh --for-tests   the cluster `./mvnw verify` uses, on a free port
+#
+# Then: export KUBECONFIG=build/cluster/kubeconfig (or test.kubeconfig), or source build/cluster/env.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+case "${1:-}" in ""|--for-tests) ;; *) die "unknown argument '$1'. Usage: hack/cluster/up.sh [--for-tests]" ;; esac
+cluster_vars "${1:-}"
+NODES=${POOLBUDGET_NODES:-3}
+
+"$CLUSTER_SRC/build.sh" >/dev/null
+KUBECTL=("$BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" --request-timeout=5s)
+
+healthy() { [ -f "$KUBECONFIG_OUT" ] && "${KUBECTL[@]}" get --raw /readyz >/dev/null 2>&1; }
+
+write_env() {
+  local env="$BUILD_AREA/cluster/${CLUSTER_NAME}.env"
+  printf 'export KUBECONFIG=%q\nexport PATH=%q:"$PATH"\n' "$KUBECONFIG_OUT" "$BIN" > "$env"
+  [ "$CLUSTER_NAME" = poolbudget ] && cp "$env" "$BUILD_AREA/cluster/env"
+  return 0
+}
+
+if healthy; then
+  log "cluster '$CLUSTER_NAME' is already running ($("${KUBECTL[@]}" config view --minify -o jsonpath='{.clusters[0].cluster.server}'))"
+  write_env
+  exit 0
+fi
+
+if [ -d "$CLUSTER_STATE" ]; then
+  log "cluster '$CLUSTER_NAME' exists but does not answer (stopped, or the machine restarted); recreating it"
+  "$CLUSTER_SRC/down.sh" ${1:-} >/dev/null
+fi
+
+if [ "$API_PORT" != 0 ]; then
+  if owner=$(ss -Hltnp "sport = :$API_PORT" 2>/dev/null) && [ -n "$owner" ]; then
+    die "port $API_PORT is already in use ($(echo "$owner" | grep -o 'users:.*' || echo 'by another process')). Fix: stop that process, or choose another port: POOLBUDGET_API_PORT=<free port> $0 $*"
+  fi
+fi
+
+mkdir -p "$BUILD_AREA/cluster"
+rm -f "$KUBECONFIG_OUT"
+log "starting cluster '$CLUSTER_NAME' (Kubernetes $K8S_VERSION) with $NODES KWOK nodes"
+port_args=()
+[ "$API_PORT" != 0 ] && port_args=(--kube-apiserver-port "$API_PORT")
+t0=$SECONDS
+# KWOK_KUBE_VERSION tells kwokctl which flags this apiserver takes; KWOK_KUBECTL_BINARY keeps it
+# from downloading a kubectl of its own. Authorization (RBAC) and admission stay on.
+if ! KWOK_KUBE_VERSION="$K8S_VERSION" KWOK_KUBECTL_BINARY="$BIN/kubectl" timeout 180 "$BIN/kwokctl" \
+      create cluster --name "$CLUSTER_NAME" --runtime binary "${port_args[@]}" \
+      --kube-apiserver-binary "$BIN/kube-apiserver" \
+      --kube-controller-manager-binary "$BIN/kube-controller-manager" \
+      --kube-scheduler-binary "$BIN/kube-scheduler" \
+      --etcd-binary "$BIN/etcd" \
+      --kwok-controller-binary "$BIN/kwok" \
+      --kube-authorization=true --kube-admission=true \
+      --kubeconfig "$KUBECONFIG_OUT" --wait 90s --timeout 150s \
+      >"$BUILD_AREA/cluster/${CLUSTER_NAME}-create.log" 2>&1; then
+  tail -n 20 "$BUILD_AREA/cluster/${CLUSTER_NAME}-create.log" >&2
+  for f in "$CLUSTER_STATE"/logs/*.log; do [ -f "$f" ] && { echo "--- $f" >&2; tail -n 5 "$f" >&2; }; done
+  "$CLUSTER_SRC/down.sh" ${1:-} >/dev/null 2>&1 || true
+  die "the cluster did not start (output above; full log $BUILD_AREA/cluster/${CLUSTER_NAME}-create.log). If a port is named, free it; otherwise hack/cluster/build.sh --rebuild and try again."
+fi
+
+KWOK_KUBE_VERSION="$K8S_VERSION" timeout 60 "$BIN/kwokctl" scale node --name "$CLUSTER_NAME" --replicas "$NODES" \
+    >>"$BUILD_AREA/cluster/${CLUSTER_NAME}-create.log" 2>&1 ||
+  die "could not create the KWOK nodes (see: $BIN/kwokctl logs kwok-controller --name $CLUSTER_NAME)"
+"$BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" wait --for=condition=Ready node --all --timeout=60s >/dev/null ||
+  die "the KWOK nodes did not turn Ready within 60s (see: $BIN/kwokctl logs kwok-controller --name $CLUSTER_NAME)"
+write_env
+
+server=$("${KUBECTL[@]}" config view --minify -o jsonpath='{.clusters[0].cluster.server}')
+log "cluster '$CLUSTER_NAME' is up in $((SECONDS - t0))s at $server with $NODES Ready nodes"
+log "  kubeconfig: $KUBECONFIG_OUT   (or: source $BUILD_AREA/cluster/${CLUSTER_NAME}.env)"
+log "  stop it:    hack/cluster/down.sh ${1:-}"

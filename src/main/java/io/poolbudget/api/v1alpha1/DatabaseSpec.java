@@ -1,0 +1,60 @@
+package io.poolbudget.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+
+@ValidationRule(value = "!has(self.maxConnections) || self.reservedConnections < self.maxConnections",
+        message = "database.reservedConnections must be below database.maxConnections: lower reservedConnections or raise maxConnections")
+public class DatabaseSpec {
+
+    @JsonPropertyDescription("A display name for the database (shown by kubectl get and the dashboard).")
+    private String name;
+
+    @Required
+    @Min(1)
+    @JsonPropertyDescription("CPU cores of the database server. The database runs about this many queries at once.")
+    private Integer cores;
+
+    @Min(0)
+    @Default("0")
+    @JsonPropertyDescription("Effective spindles: disks the database can keep busy while queries wait on I/O. "
+            + "0 for a data set that fits in memory or for SSDs.")
+    private Integer effectiveSpindles = 0;
+
+    @Min(1)
+    @Default("2")
+    @JsonPropertyDescription("Connections per core in the budget formula cores x connectionsPerCore + effectiveSpindles (default 2).")
+    private Integer connectionsPerCore = 2;
+
+    @Min(1)
+    @JsonPropertyDescription("The server's max_connections. When set, the budget is capped at maxConnections - reservedConnections.")
+    private Integer maxConnections;
+
+    @Min(0)
+    @Default("0")
+    @JsonPropertyDescription("Connections this policy does not manage: superuser slots, admin tools, migrations, other clients.")
+    private Integer reservedConnections = 0;
+
+    @Min(1)
+    @JsonPropertyDescription("An explicit budget of connections for the targets, instead of the cores formula. "
+            + "Still capped by maxConnections - reservedConnections.")
+    private Integer budget;
+
+    public String getName() { return name; }
+    public void setName(String name) { this.name = name; }
+    public Integer getCores() { return cores; }
+    public void setCores(Integer cores) { this.cores = cores; }
+    public Integer getEffectiveSpindles() { return effectiveSpindles; }
+    public void setEffectiveSpindles(Integer effectiveSpindles) { this.effectiveSpindles = effectiveSpindles; }
+    public Integer getConnectionsPerCore() { return connectionsPerCore; }
+    public void setConnectionsPerCore(Integer connectionsPerCore) { this.connectionsPerCore = connectionsPerCore; }
+    public Integer getMaxConnections() { return maxConnections; }
+    public void setMaxConnections(Integer maxConnections) { this.maxConnections = maxConnections; }
+    public Integer getReservedConnections() { return reservedConnections; }
+    public void setReservedConnections(Integer reservedConnections) { this.reservedConnections = reservedConnections; }
+    public Integer getBudget() { return budget; }
+    public void setBudget(Integer budget) { this.budget = budget; }
+}

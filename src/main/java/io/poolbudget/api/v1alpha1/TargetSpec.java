@@ -1,0 +1,73 @@
+package io.poolbudget.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+
+/** One workload (by name) or a set of workloads (by selector) that connects to the database. */
+@ValidationRule(value = "has(self.name) != has(self.selector)",
+        message = "set exactly one of targets[].name or targets[].selector")
+@ValidationRule(value = "!has(self.maxPoolSize) || self.minPoolSize <= self.maxPoolSize",
+        message = "targets[].minPoolSize must not exceed targets[].maxPoolSize: lower minPoolSize or raise maxPoolSize")
+@ValidationRule(value = "(has(self.basis) && self.basis == 'Fixed') == has(self.fixedReplicas)",
+        message = "targets[].fixedReplicas is required with basis Fixed and only allowed with it")
+public class TargetSpec {
+
+    @JsonPropertyDescription("Name of the workload in the policy's namespace. Set this or selector.")
+    private String name;
+
+    @Default("Deployment")
+    @JsonPropertyDescription("Kind of the workload: Deployment (default) or StatefulSet.")
+    private WorkloadKind kind = WorkloadKind.Deployment;
+
+    @JsonPropertyDescription("Label selector for workloads in the policy's namespace; every match is a target. Set this or name.")
+    private LabelSelector selector;
+
+    @Min(1)
+    @Default("1")
+    @JsonPropertyDescription("Relative share of the budget per connection-holding pod (default 1).")
+    private Integer weight = 1;
+
+    @Min(1)
+    @Default("1")
+    @JsonPropertyDescription("Smallest pool size per pod (default 1). A budget too small for every minimum is reported as Oversubscribed.")
+    private Integer minPoolSize = 1;
+
+    @Min(1)
+    @JsonPropertyDescription("Largest pool size per pod. Budget left once every target is at its maximum is reported, not handed out.")
+    private Integer maxPoolSize;
+
+    @Min(1)
+    @Default("1")
+    @JsonPropertyDescription("Pools each pod opens to this database (2 for a pod with two datasources to it; default 1).")
+    private Integer poolsPerPod = 1;
+
+    @JsonPropertyDescription("Which replica count to plan for: HpaMax (the HPA's maxReplicas; the default when an HPA "
+            + "scales the workload, so scaling needs no new rollout), Current (the default without an HPA) or Fixed.")
+    private ReplicaBasis basis;
+
+    @Min(0)
+    @JsonPropertyDescription("Replica count to plan for when basis is Fixed.")
+    private Integer fixedReplicas;
+
+    public String getName() { return name; }
+    public void setName(String name) { this.name = name; }
+    public WorkloadKind getKind() { return kind; }
+    public void setKind(WorkloadKind kind) { this.kind = kind; }
+    public LabelSelector getSelector() { return selector; }
+    public void setSelector(LabelSelector selector) { this.selector = selector; }
+    public Integer getWeight() { return weight; }
+    public void setWeight(Integer weight) { this.weight = weight; }
+    public Integer getMinPoolSize() { return minPoolSize; }
+    public void setMinPoolSize(Integer minPoolSize) { this.minPoolSize = minPoolSize; }
+    public Integer getMaxPoolSize() { return maxPoolSize; }
+    public void setMaxPoolSize(Integer maxPoolSize) { this.maxPoolSize = maxPoolSize; }
+    public Integer getPoolsPerPod() { return poolsPerPod; }
+    public void setPoolsPerPod(Integer poolsPerPod) { this.poolsPerPod = poolsPerPod; }
+    public ReplicaBasis getBasis() { return basis; }
+    public void setBasis(ReplicaBasis basis) { this.basis = basis; }
+    public Integer getFixedReplicas() { return fixedReplicas; }
+    public void setFixedReplicas(Integer fixedReplicas) { this.fixedReplicas = fixedReplicas; }
+}

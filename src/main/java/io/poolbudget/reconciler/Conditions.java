@@ -1,0 +1,37 @@
+package io.poolbudget.reconciler;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Condition types and reasons, declared once. {@link #carry} keeps lastTransitionTime unless the
+ * status flips, so an unchanged pass yields an equal status and the reconciler skips the patch.
+ */
+public final class Conditions {
+    public static final String READY = "Ready";
+
+    public static final String REASON_RECONCILED = "Reconciled";
+
+    public static final String TRUE = "True";
+    public static final String FALSE = "False";
+
+    private Conditions() {}
+
+    /** A condition with a transition time carried over from {@code previous} when its status is unchanged. */
+    public static Condition carry(List<Condition> previous, String type, String status, String reason,
+                                  String message, long generation, Clock clock) {
+        String since = previous == null ? null : previous.stream()
+                .filter(c -> type.equals(c.getType()) && status.equals(c.getStatus()))
+                .map(Condition::getLastTransitionTime).filter(Objects::nonNull).findFirst().orElse(null);
+        if (since == null) {
+            since = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
+        }
+        return new ConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
+                .withObservedGeneration(generation).withLastTransitionTime(since).build();
+    }
+}
