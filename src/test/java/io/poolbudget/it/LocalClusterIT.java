@@ -20,8 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The test bed itself: schedulable Ready nodes and real Deployment rollouts. */
+@ExtendWith(ClusterCondition.class)
 class LocalClusterIT {
     private static final List<String> namespaces = new ArrayList<>();
     private static KubernetesClient client;
@@ -33,7 +35,9 @@ class LocalClusterIT {
 
     @AfterAll
     static void cleanUp() {
-        ClusterFixture.deleteNamespaces(client, namespaces);
+        if (client != null) {
+            ClusterFixture.deleteNamespaces(client, namespaces);
+        }
     }
 
     @Test

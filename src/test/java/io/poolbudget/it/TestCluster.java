@@ -6,8 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
-import org.testcontainers.DockerClientFactory;
 import org.testcontainers.k3s.K3sContainer;
 import org.testcontainers.utility.DockerImageName;
 
@@ -15,7 +13,7 @@ import org.testcontainers.utility.DockerImageName;
  * The cluster the integration tests run on, one per test JVM.
  * {@code -Dcluster=kwok} (default): the local cluster that {@code ./mvnw verify} starts from
  * hack/cluster. {@code -Dcluster=k3s}: k3s in Testcontainers, skipped with a reason when no
- * Docker engine answers.
+ * Docker engine answers (see {@link ClusterCondition}).
  */
 public final class TestCluster {
     static final String K3S_IMAGE = "rancher/k3s:v1.34.1-k3s1";
@@ -53,9 +51,6 @@ public final class TestCluster {
 
     @SuppressWarnings("resource") // lives as long as the JVM; Testcontainers' reaper removes it
     private static TestCluster startK3s() throws IOException {
-        Assumptions.assumeTrue(DockerClientFactory.instance().isDockerAvailable(),
-                "-Dcluster=k3s needs a Docker engine and none answers on this machine; "
-                        + "run without -Dcluster=k3s to use the local KWOK cluster");
         var k3s = new K3sContainer(DockerImageName.parse(K3S_IMAGE));
         k3s.start();
         Path kubeconfig = Files.createTempFile("poolbudget-k3s-", ".kubeconfig");
