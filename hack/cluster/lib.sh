@@ -7,7 +7,7 @@ MODULES="$CLUSTER_SRC/modules"
 BUILD_AREA="$ROOT/build"                 # ignored by git, survives `mvn clean`
 
 die() { echo "ERROR: $*" >&2; exit 1; }
-log() { echo "[cluster] $*"; }
+log() { echo "[cluster] $*" >&2; }   # progress on stderr; stdout carries results
 
 # Pinned versions are read from the committed go.mod files, the single source of truth.
 modver() {

@@ -2,6 +2,7 @@ package io.poolbudget.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -15,16 +16,19 @@ public class DatabaseSpec {
 
     @Required
     @Min(1)
+    @Max(100_000)
     @JsonPropertyDescription("CPU cores of the database server. The database runs about this many queries at once.")
     private Integer cores;
 
     @Min(0)
+    @Max(100_000)
     @Default("0")
     @JsonPropertyDescription("Effective spindles: disks the database can keep busy while queries wait on I/O. "
             + "0 for a data set that fits in memory or for SSDs.")
     private Integer effectiveSpindles = 0;
 
     @Min(1)
+    @Max(1_000)
     @Default("2")
     @JsonPropertyDescription("Connections per core in the budget formula cores x connectionsPerCore + effectiveSpindles (default 2).")
     private Integer connectionsPerCore = 2;

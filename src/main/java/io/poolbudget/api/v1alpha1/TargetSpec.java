@@ -2,6 +2,7 @@ package io.poolbudget.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -26,16 +27,20 @@ public class TargetSpec {
     private LabelSelector selector;
 
     @Min(1)
+    @Max(1_000_000)
     @Default("1")
-    @JsonPropertyDescription("Relative share of the budget per connection-holding pod (default 1).")
+    @JsonPropertyDescription("Relative per-pod share: a pod of a weight-2 target gets about twice the pool of a "
+            + "weight-1 target's pod (default 1).")
     private Integer weight = 1;
 
     @Min(1)
+    @Max(1_000_000)
     @Default("1")
     @JsonPropertyDescription("Smallest pool size per pod (default 1). A budget too small for every minimum is reported as Oversubscribed.")
     private Integer minPoolSize = 1;
 
     @Min(1)
+    @Max(1_000_000)
     @JsonPropertyDescription("Largest pool size per pod. Budget left once every target is at its maximum is reported, not handed out.")
     private Integer maxPoolSize;
 
@@ -51,6 +56,13 @@ public class TargetSpec {
     @Min(0)
     @JsonPropertyDescription("Replica count to plan for when basis is Fixed.")
     private Integer fixedReplicas;
+
+    @Min(0)
+    @JsonPropertyDescription("Pods of the previous revision that may still hold connections while a rollout starts new "
+            + "ones. Default: one rollout step (maxSurge + maxUnavailable pods), which assumes an old pod has closed "
+            + "its pool before the next batch of new pods is Ready. Raise it for apps with a long graceful shutdown; "
+            + "0 for Recreate and StatefulSets, which never overlap old and new pods.")
+    private Integer terminatingPods;
 
     public String getName() { return name; }
     public void setName(String name) { this.name = name; }
@@ -70,4 +82,6 @@ public class TargetSpec {
     public void setBasis(ReplicaBasis basis) { this.basis = basis; }
     public Integer getFixedReplicas() { return fixedReplicas; }
     public void setFixedReplicas(Integer fixedReplicas) { this.fixedReplicas = fixedReplicas; }
+    public Integer getTerminatingPods() { return terminatingPods; }
+    public void setTerminatingPods(Integer terminatingPods) { this.terminatingPods = terminatingPods; }
 }

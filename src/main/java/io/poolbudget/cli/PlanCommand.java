@@ -1,0 +1,111 @@
+package io.poolbudget.cli;
+
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.planning.InvalidPolicyException;
+import io.poolbudget.planning.PolicyPlanner;
+import io.poolbudget.sizing.Allocation;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code plan}: the allocation for PoolPolicies and their workloads, from manifests, with no cluster.
+ * Exit codes: 0 every policy fits, 3 one is oversubscribed, 2 bad input.
+ */
+public final class PlanCommand {
+    public static final int FITS = 0;
+    public static final int BAD_INPUT = 2;
+    public static final int OVERSUBSCRIBED = 3;
+
+    static final String USAGE = """
+            Usage: plan [-f FILE]... [-o table|json]
+
+            Prints the pool sizes the operator would apply, from a PoolPolicy and the Deployment,
+            StatefulSet, HorizontalPodAutoscaler (or KEDA ScaledObject) manifests its targets name.
+            No cluster is needed.
+
+              -f, --filename FILE   a YAML or JSON file, several documents allowed; - for stdin
+                                    (repeatable; stdin when none is given)
+              -o, --output FORMAT   table (default) or json
+              -h, --help            this text
+
+            Exit codes: 0 every policy fits its budget, 3 a policy is oversubscribed, 2 bad input.
+            """;
+
+    private PlanCommand() {}
+
+    public static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
+        List<String> files = new ArrayList<>();
+        String format = "table";
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("-h") || arg.equals("--help")) {
+                out.print(USAGE);
+                return FITS;
+            } else if ((arg.equals("-f") || arg.equals("--filename") || arg.equals("-o") || arg.equals("--output"))
+                    && i + 1 < args.length) {
+                if (arg.startsWith("-f") || arg.equals("--filename")) {
+                    files.add(args[++i]);
+                } else {
+                    format = args[++i];
+                }
+            } else if (arg.startsWith("--filename=") || arg.startsWith("--output=")) {
+                String value = arg.substring(arg.indexOf('=') + 1);
+                if (arg.startsWith("--filename=")) {
+                    files.add(value);
+                } else {
+                    format = value;
+                }
+            } else {
+                err.println("plan: unknown or incomplete argument '" + arg + "'\n");
+                err.print(USAGE);
+                return BAD_INPUT;
+            }
+        }
+        if (!format.equals("table") && !format.equals("json")) {
+            err.println("plan: -o must be table or json, not '" + format + "'");
+            return BAD_INPUT;
+        }
+        try {
+            List<PlanOutput.PolicyResult> results = plan(files.isEmpty() ? List.of("-") : files, stdin);
+            out.print(format.equals("json") ? PlanOutput.json(results) : PlanOutput.table(results));
+            return results.stream().anyMatch(r -> r.plan().allocation().verdict() == Allocation.Verdict.OVERSUBSCRIBED)
+                    ? OVERSUBSCRIBED : FITS;
+        } catch (Manifests.BadInput e) {
+            err.println("plan: " + e.getMessage());
+            return BAD_INPUT;
+        }
+    }
+
+    private static List<PlanOutput.PolicyResult> plan(List<String> sources, InputStream stdin) throws Manifests.BadInput {
+        List<Manifests.Document> documents = new ArrayList<>();
+        for (String source : sources) {
+            documents.addAll(Manifests.read(source, stdin));
+        }
+        var catalog = ManifestCatalog.of(documents);
+        List<PlanOutput.PolicyResult> results = new ArrayList<>();
+        for (var doc : documents) {
+            if (!"PoolPolicy".equals(doc.kind())) {
+                continue;
+            }
+            PoolPolicy policy = Manifests.bind(doc, PoolPolicy.class, Manifests.STRICT);
+            try {
+                var plan = PolicyPlanner.plan(policy, catalog);
+                if (!plan.missing().isEmpty()) {
+                    var m = plan.missing().get(0);
+                    throw new Manifests.BadInput(doc.where() + ": " + m.field() + " names " + m.kind() + "/" + m.name()
+                            + ", which is not in the input: add its manifest with -f");
+                }
+                results.add(new PlanOutput.PolicyResult(policy, plan));
+            } catch (InvalidPolicyException e) {
+                throw new Manifests.BadInput(doc.where() + ": " + e.getMessage());
+            }
+        }
+        if (results.isEmpty()) {
+            throw new Manifests.BadInput("no PoolPolicy in the input (" + String.join(", ", sources)
+                    + "): give one with -f, next to the workloads it names");
+        }
+        return results;
+    }
+}

@@ -1,0 +1,112 @@
+package io.poolbudget.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.planning.PolicyPlanner;
+import io.poolbudget.sizing.Allocation;
+import io.poolbudget.sizing.TargetAllocation;
+import java.util.List;
+import java.util.Locale;
+
+/** Renders plans as a table for people or JSON for tools. */
+final class PlanOutput {
+    record PolicyResult(PoolPolicy policy, PolicyPlanner.PolicyPlan plan) {}
+
+    private static final String ROW = "%-32s %-16s %9s %9s %6s %9s %11s%n";
+
+    private PlanOutput() {}
+
+    static String table(List<PolicyResult> results) {
+        var out = new StringBuilder();
+        for (PolicyResult r : results) {
+            Allocation a = r.plan().allocation();
+            out.append(a.verdict() == Allocation.Verdict.FITS
+                    ? String.format(Locale.ROOT, "PoolPolicy %s: fits, %d of %d connections allocated%n",
+                            name(r.policy()), a.allocated(), a.budget().connections())
+                    : String.format(Locale.ROOT, "PoolPolicy %s: OVERSUBSCRIBED %.2f×, the minimums alone need %d "
+                            + "connections and the budget is %d%n", name(r.policy()), a.ratio(), a.allocated(),
+                            a.budget().connections()));
+            out.append("  ").append(a.budget().explanation()).append('\n');
+            if (a.unallocated() > 0 || a.verdict() == Allocation.Verdict.OVERSUBSCRIBED) {
+                out.append("  ").append(a.verdict() == Allocation.Verdict.OVERSUBSCRIBED ? "oversubscribed: "
+                        : "unallocated " + a.unallocated() + ": ").append(a.unallocatedReason()).append('\n');
+            }
+            out.append('\n').append(String.format(Locale.ROOT, ROW, "TARGET", "BASIS", "PEAK PODS", "POOLS/POD",
+                    "WEIGHT", "POOL SIZE", "CONNECTIONS"));
+            for (TargetAllocation t : a.targets()) {
+                out.append(String.format(Locale.ROOT, ROW, t.id(),
+                        t.peak().basisReplicas() + " (" + basis(t) + ")", t.peak().total(), t.poolsPerPod(),
+                        t.weight(), t.poolSize(), t.connections()));
+            }
+            out.append(String.format(Locale.ROOT, ROW, "TOTAL", "", "", "", "", "",
+                    a.allocated() + " / " + a.budget().connections()));
+            out.append("\nHow each number was reached:\n");
+            for (TargetAllocation t : a.targets()) {
+                out.append("  ").append(t.id()).append('\n');
+                out.append("    ").append(t.peak().explanation()).append('\n');
+                out.append("    ").append(t.explanation()).append('\n');
+            }
+            out.append('\n');
+        }
+        return out.toString();
+    }
+
+    static String json(List<PolicyResult> results) {
+        var factory = JsonNodeFactory.instance;
+        ArrayNode policies = factory.arrayNode();
+        for (PolicyResult r : results) {
+            Allocation a = r.plan().allocation();
+            ObjectNode p = policies.addObject();
+            p.put("name", r.policy().getMetadata().getName());
+            p.put("namespace", r.policy().getMetadata().getNamespace());
+            p.put("verdict", a.verdict() == Allocation.Verdict.FITS ? "Fits" : "Oversubscribed");
+            ObjectNode budget = p.putObject("budget");
+            budget.put("connections", a.budget().connections());
+            budget.put("term", a.budget().term().name());
+            budget.put("explanation", a.budget().explanation());
+            p.put("allocated", a.allocated());
+            p.put("unallocated", a.unallocated());
+            p.put("unallocatedReason", a.unallocatedReason());
+            p.put("ratio", Math.round(a.ratio() * 1000) / 1000.0);
+            ArrayNode targets = p.putArray("targets");
+            for (TargetAllocation t : a.targets()) {
+                ObjectNode o = targets.addObject();
+                o.put("workload", t.id());
+                o.put("basis", basis(t));
+                o.put("basisReplicas", t.peak().basisReplicas());
+                o.put("surgePods", t.peak().surge());
+                o.put("terminatingPods", t.peak().terminating());
+                o.put("peakPods", t.peak().total());
+                o.put("poolsPerPod", t.poolsPerPod());
+                o.put("weight", t.weight());
+                o.put("poolSize", t.poolSize());
+                o.put("connections", t.connections());
+                o.putObject("explanation").put("peakPods", t.peak().explanation()).put("poolSize", t.explanation());
+            }
+        }
+        ObjectNode root = factory.objectNode();
+        root.set("policies", policies);
+        try {
+            return Manifests.LENIENT.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String name(PoolPolicy policy) {
+        String ns = policy.getMetadata().getNamespace();
+        return (ns == null ? "" : ns + "/") + policy.getMetadata().getName();
+    }
+
+    private static String basis(TargetAllocation t) {
+        return switch (t.peak().basis()) {
+            case HPA_MAX -> "HpaMax";
+            case CURRENT -> "Current";
+            case FIXED -> "Fixed";
+        };
+    }
+}

@@ -1,0 +1,126 @@
+package io.poolbudget.planning;
+
+import io.poolbudget.api.v1alpha1.DatabaseSpec;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.api.v1alpha1.ReplicaBasis;
+import io.poolbudget.api.v1alpha1.TargetSpec;
+import io.poolbudget.api.v1alpha1.WorkloadKind;
+import io.poolbudget.sizing.Allocation;
+import io.poolbudget.sizing.Basis;
+import io.poolbudget.sizing.DatabaseInput;
+import io.poolbudget.sizing.InvalidInputException;
+import io.poolbudget.sizing.PoolSizer;
+import io.poolbudget.sizing.TargetInput;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns a PoolPolicy and the workloads it names into an allocation. Checks what the API server's
+ * schema would (the plan command has no API server), and names the field of every problem.
+ */
+public final class PolicyPlanner {
+    private PolicyPlanner() {}
+
+    /** A workload a target resolved to. */
+    public record ResolvedTarget(int index, TargetSpec spec, Workload workload) {}
+
+    /** A target naming a workload that does not exist (yet). */
+    public record MissingTarget(int index, WorkloadKind kind, String name) {
+        public String field() { return "spec.targets[" + index + "].name"; }
+    }
+
+    public record PolicyPlan(List<ResolvedTarget> targets, List<MissingTarget> missing, Allocation allocation) {}
+
+    public static PolicyPlan plan(PoolPolicy policy, WorkloadCatalog catalog) {
+        var spec = policy.getSpec();
+        if (spec == null) {
+            throw new InvalidPolicyException("spec", "is required: give spec.database and spec.targets");
+        }
+        DatabaseInput database = database(spec.getDatabase());
+        if (spec.getTargets() == null || spec.getTargets().isEmpty()) {
+            throw new InvalidPolicyException("spec.targets", "must list at least one workload");
+        }
+        String namespace = policy.getMetadata() == null ? null : policy.getMetadata().getNamespace();
+        List<ResolvedTarget> resolved = new ArrayList<>();
+        List<MissingTarget> missing = new ArrayList<>();
+        for (int i = 0; i < spec.getTargets().size(); i++) {
+            TargetSpec t = spec.getTargets().get(i);
+            String field = "spec.targets[" + i + "]";
+            if (t == null) {
+                throw new InvalidPolicyException(field, "is empty: give a name or a selector");
+            }
+            if ((t.getName() == null) == (t.getSelector() == null)) {
+                throw new InvalidPolicyException(field, "must set exactly one of name or selector");
+            }
+            WorkloadKind kind = t.getKind() == null ? WorkloadKind.Deployment : t.getKind();
+            if (t.getName() != null) {
+                Optional<Workload> w = catalog.find(kind, namespace, t.getName());
+                if (w.isPresent()) {
+                    resolved.add(new ResolvedTarget(i, t, w.get()));
+                } else {
+                    missing.add(new MissingTarget(i, kind, t.getName()));
+                }
+            } else {
+                try {
+                    for (Workload w : catalog.select(kind, namespace, t.getSelector())) {
+                        resolved.add(new ResolvedTarget(i, t, w));
+                    }
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidPolicyException(field + ".selector", e.getMessage());
+                }
+            }
+        }
+        List<TargetInput> inputs = new ArrayList<>(resolved.size());
+        try {
+            for (ResolvedTarget r : resolved) {
+                inputs.add(input(r));
+            }
+            return new PolicyPlan(List.copyOf(resolved), List.copyOf(missing), PoolSizer.allocate(database, inputs));
+        } catch (InvalidInputException e) {
+            throw new InvalidPolicyException(e.field(), e.getMessage().substring(e.field().length() + 1));
+        }
+    }
+
+    private static DatabaseInput database(DatabaseSpec db) {
+        if (db == null) {
+            throw new InvalidPolicyException("spec.database", "is required: give at least spec.database.cores");
+        }
+        if (db.getCores() == null) {
+            throw new InvalidPolicyException("spec.database.cores", "is required: the database server's CPU cores");
+        }
+        try {
+            return new DatabaseInput(db.getCores(), orDefault(db.getEffectiveSpindles(), 0),
+                    orDefault(db.getConnectionsPerCore(), 2), db.getMaxConnections(),
+                    orDefault(db.getReservedConnections(), 0), db.getBudget());
+        } catch (InvalidInputException e) {
+            throw new InvalidPolicyException("spec." + e.field(), e.getMessage().substring(e.field().length() + 1));
+        }
+    }
+
+    private static TargetInput input(ResolvedTarget r) {
+        TargetSpec t = r.spec();
+        Workload w = r.workload();
+        return TargetInput.builder(w.id()).field("spec.targets[" + r.index() + "]")
+                .replicas(w.replicas()).hpaMaxReplicas(w.hpaMaxReplicas()).rollout(w.rollout())
+                .weight(orDefault(t.getWeight(), 1)).minPoolSize(orDefault(t.getMinPoolSize(), 1))
+                .maxPoolSize(t.getMaxPoolSize()).poolsPerPod(orDefault(t.getPoolsPerPod(), 1))
+                .basis(basis(t.getBasis())).fixedReplicas(t.getFixedReplicas()).terminatingPods(t.getTerminatingPods())
+                .build();
+    }
+
+    private static Basis basis(ReplicaBasis basis) {
+        if (basis == null) {
+            return null;
+        }
+        return switch (basis) {
+            case HpaMax -> Basis.HPA_MAX;
+            case Current -> Basis.CURRENT;
+            case Fixed -> Basis.FIXED;
+        };
+    }
+
+    private static int orDefault(Integer value, int fallback) {
+        return value == null ? fallback : value;
+    }
+}

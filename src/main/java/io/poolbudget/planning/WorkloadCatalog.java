@@ -1,0 +1,18 @@
+package io.poolbudget.planning;
+
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.poolbudget.api.v1alpha1.WorkloadKind;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where the planner looks workloads up: parsed manifests for the offline plan command, informer
+ * caches in the operator.
+ */
+public interface WorkloadCatalog {
+
+    Optional<Workload> find(WorkloadKind kind, String namespace, String name);
+
+    /** Every workload of {@code kind} in {@code namespace} whose labels match, ordered by name. */
+    List<Workload> select(WorkloadKind kind, String namespace, LabelSelector selector);
+}

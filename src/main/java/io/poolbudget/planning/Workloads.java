@@ -1,0 +1,119 @@
+package io.poolbudget.planning;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStrategy;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.poolbudget.api.v1alpha1.WorkloadKind;
+import io.poolbudget.sizing.IntOrPercent;
+import io.poolbudget.sizing.Rollout;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** Reads workload facts from Kubernetes objects, with Kubernetes' own defaults. */
+public final class Workloads {
+    private Workloads() {}
+
+    /** A scaler's target and maximum: an HPA (KEDA makes one too), or a KEDA ScaledObject in offline manifests. */
+    public record Scaler(String id, WorkloadKind targetKind, String targetName, int maxReplicas) {}
+
+    public static Workload of(Deployment d, List<Scaler> scalers) {
+        var meta = d.getMetadata();
+        int replicas = d.getSpec() == null || d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+        var strategy = d.getSpec() == null ? null : d.getSpec().getStrategy();
+        return withScaler(WorkloadKind.Deployment, meta.getNamespace(), meta.getName(), meta.getLabels(), replicas,
+                rollout(strategy), scalers);
+    }
+
+    public static Workload of(StatefulSet s, List<Scaler> scalers) {
+        var meta = s.getMetadata();
+        int replicas = s.getSpec() == null || s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas();
+        return withScaler(WorkloadKind.StatefulSet, meta.getNamespace(), meta.getName(), meta.getLabels(), replicas,
+                new Rollout.Ordered(), scalers);
+    }
+
+    private static Workload withScaler(WorkloadKind kind, String namespace, String name, Map<String, String> labels,
+                                       int replicas, Rollout rollout, List<Scaler> scalers) {
+        var scaler = scalers.stream().filter(s -> s.targetKind() == kind && s.targetName().equals(name))
+                .min((a, b) -> a.id().compareTo(b.id())).orElse(null);
+        return new Workload(kind, namespace, name, labels == null ? Map.of() : Map.copyOf(labels), replicas, rollout,
+                scaler == null ? null : scaler.maxReplicas(), scaler == null ? null : scaler.id());
+    }
+
+    /** The workload an HPA scales, if it is a Deployment or StatefulSet. */
+    public static Scaler scaler(HorizontalPodAutoscaler hpa) {
+        var ref = hpa.getSpec() == null ? null : hpa.getSpec().getScaleTargetRef();
+        if (ref == null || ref.getName() == null || hpa.getSpec().getMaxReplicas() == null) {
+            return null;
+        }
+        WorkloadKind kind = kind(ref.getKind());
+        return kind == null ? null : new Scaler("HorizontalPodAutoscaler/" + hpa.getMetadata().getName(), kind,
+                ref.getName(), hpa.getSpec().getMaxReplicas());
+    }
+
+    public static WorkloadKind kind(String kind) {
+        return "Deployment".equals(kind) ? WorkloadKind.Deployment
+                : "StatefulSet".equals(kind) ? WorkloadKind.StatefulSet : null;
+    }
+
+    /** Deployment strategy with the API's defaults: RollingUpdate, 25% surge, 25% unavailable. */
+    public static Rollout rollout(DeploymentStrategy strategy) {
+        if (strategy != null && "Recreate".equals(strategy.getType())) {
+            return new Rollout.Recreate();
+        }
+        var rolling = strategy == null ? null : strategy.getRollingUpdate();
+        if (rolling == null) {
+            return Rollout.RollingUpdate.DEFAULT;
+        }
+        return new Rollout.RollingUpdate(amount(rolling.getMaxSurge(), "maxSurge"),
+                amount(rolling.getMaxUnavailable(), "maxUnavailable"));
+    }
+
+    private static IntOrPercent amount(IntOrString value, String field) {
+        if (value == null || value.getValue() == null) {
+            return IntOrPercent.percent(25);
+        }
+        try {
+            return value.getValue() instanceof Integer i ? IntOrPercent.of(i) : IntOrPercent.parse(value.getStrVal());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("spec.strategy.rollingUpdate." + field + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Kubernetes label-selector semantics; an empty selector matches everything. */
+    public static boolean matches(LabelSelector selector, Map<String, String> labels) {
+        Map<String, String> have = labels == null ? Map.of() : labels;
+        if (selector.getMatchLabels() != null) {
+            for (var e : selector.getMatchLabels().entrySet()) {
+                if (!Objects.equals(have.get(e.getKey()), e.getValue())) {
+                    return false;
+                }
+            }
+        }
+        if (selector.getMatchExpressions() != null) {
+            for (LabelSelectorRequirement r : selector.getMatchExpressions()) {
+                if (!matches(r, have)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean matches(LabelSelectorRequirement r, Map<String, String> labels) {
+        List<String> values = r.getValues() == null ? List.of() : r.getValues();
+        String value = labels.get(r.getKey());
+        return switch (String.valueOf(r.getOperator())) {
+            case "In" -> value != null && values.contains(value);
+            case "NotIn" -> value == null || !values.contains(value);
+            case "Exists" -> labels.containsKey(r.getKey());
+            case "DoesNotExist" -> !labels.containsKey(r.getKey());
+            default -> throw new IllegalArgumentException("operator '" + r.getOperator()
+                    + "' is not one of In, NotIn, Exists, DoesNotExist");
+        };
+    }
+}

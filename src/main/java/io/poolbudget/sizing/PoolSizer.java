@@ -1,0 +1,133 @@
+package io.poolbudget.sizing;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The allocation engine: a database's budget, each target's peak pods, and static per-pod pool
+ * sizes such that Σ peak pods × pools per pod × size ≤ budget whenever the minimums fit.
+ * Pure and deterministic: the same input in any order gives the same sizes.
+ */
+public final class PoolSizer {
+    private PoolSizer() {}
+
+    public static Allocation allocate(DatabaseInput database, List<TargetInput> targets) {
+        Budget budget = Budget.of(database);
+        requireUniqueIds(targets);
+        int n = targets.size();
+        PeakPods[] peaks = new PeakPods[n];
+        long required = 0;
+        for (int i = 0; i < n; i++) {
+            TargetInput t = targets.get(i);
+            peaks[i] = PeakPods.of(t);
+            required += cost(t, peaks[i]) * t.minPoolSize();
+        }
+        if (required > budget.connections()) {
+            return oversubscribed(budget, targets, peaks, required);
+        }
+
+        var apportionment = apportionment(targets, peaks, budget.connections());
+        long[] cost = apportionment.cost();
+        String[] id = apportionment.id();
+        long spare = budget.connections() - required;
+        var result = apportionment.apportion(spare);
+        boolean anyPods = Arrays.stream(cost).anyMatch(c -> c > 0);
+        double share = anyPods ? apportionment.continuousShare(spare) : Double.POSITIVE_INFINITY;
+        int[] sizes = result.sizes();
+        List<TargetAllocation> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            TargetInput t = targets.get(i);
+            out.add(new TargetAllocation(t.id(), peaks[i], t.poolsPerPod(), t.weight(), sizes[i],
+                    explainFit(t, peaks[i], sizes[i], share)));
+        }
+        String unallocatedReason = result.blockedTarget() < 0
+                ? (anyPods ? "every target is at its maxPoolSize" : "no target has pods planned")
+                : "the next step in fair order, " + id[result.blockedTarget()] + " " + result.blockedFrom() + " → "
+                        + (result.blockedFrom() + 1) + ", needs " + cost[result.blockedTarget()] + " connections";
+        return new Allocation(budget, List.copyOf(out), Allocation.Verdict.FITS, unallocatedReason);
+    }
+
+    /**
+     * The engine's view of the targets. A target with no planned pods costs nothing: it takes every
+     * step before the one that does not fit (its size as its cost shrinks to zero), capped at the
+     * whole budget. That keeps sizes monotone when it scales up from zero.
+     */
+    static Apportionment apportionment(List<TargetInput> targets, PeakPods[] peaks, long budget) {
+        int n = targets.size();
+        long[] cost = new long[n];
+        int[] weight = new int[n];
+        int[] min = new int[n];
+        int[] max = new int[n];
+        String[] id = new String[n];
+        for (int i = 0; i < n; i++) {
+            TargetInput t = targets.get(i);
+            cost[i] = cost(t, peaks[i]);
+            weight[i] = t.weight();
+            min[i] = t.minPoolSize();
+            max[i] = t.maxPoolSize() == null ? Integer.MAX_VALUE : t.maxPoolSize();
+            if (cost[i] == 0) {
+                max[i] = (int) Math.min(max[i], Math.max(min[i], Math.min(budget, TargetInput.MAX_POOL_SIZE)));
+            }
+            id[i] = t.id();
+        }
+        return new Apportionment(cost, weight, min, max, id);
+    }
+
+    /** Connections one unit of pool size costs a target: its peak pods × pools per pod. */
+    private static long cost(TargetInput t, PeakPods peak) {
+        return (long) peak.total() * t.poolsPerPod();
+    }
+
+    private static Allocation oversubscribed(Budget budget, List<TargetInput> targets, PeakPods[] peaks, long required) {
+        String why = String.format(Locale.ROOT, "the budget of %d is below the %d connections every target's "
+                + "minPoolSize needs (%.2f×): minPoolSize applies", budget.connections(), required,
+                (double) required / budget.connections());
+        List<TargetAllocation> out = new ArrayList<>(targets.size());
+        for (int i = 0; i < targets.size(); i++) {
+            TargetInput t = targets.get(i);
+            out.add(new TargetAllocation(t.id(), peaks[i], t.poolsPerPod(), t.weight(), t.minPoolSize(),
+                    "pool size " + t.minPoolSize() + ": " + why + "; " + connections(t, peaks[i], t.minPoolSize())));
+        }
+        return new Allocation(budget, List.copyOf(out), Allocation.Verdict.OVERSUBSCRIBED, why);
+    }
+
+    private static String explainFit(TargetInput t, PeakPods peak, int size, double perWeight) {
+        String text;
+        if (Double.isInfinite(perWeight)) {
+            text = "pool size " + size + (t.maxPoolSize() != null && size == t.maxPoolSize()
+                    ? ": maxPoolSize, since the budget covers every target's maximum"
+                    : ": the whole budget, since nothing else needs it");
+        } else {
+            double share = perWeight * t.weight();
+            text = String.format(Locale.ROOT, "pool size %d: fair share weight %d × %.3f per unit of weight = %.2f",
+                    size, t.weight(), perWeight, share);
+            if (size == t.minPoolSize() && share < t.minPoolSize()) {
+                text += ", raised to minPoolSize " + t.minPoolSize();
+            } else if (t.maxPoolSize() != null && size == t.maxPoolSize() && share > t.maxPoolSize()) {
+                text += ", capped at maxPoolSize " + t.maxPoolSize();
+            } else {
+                text += ", rounded in fair order to " + size;
+            }
+        }
+        return text + "; " + (peak.total() == 0 ? "no pods planned, so it uses no budget until it has some"
+                : connections(t, peak, size));
+    }
+
+    private static String connections(TargetInput t, PeakPods peak, int size) {
+        return size + " × " + peak.total() + " peak pods × " + t.poolsPerPod() + " pools per pod = "
+                + (long) size * peak.total() * t.poolsPerPod() + " connections";
+    }
+
+    private static void requireUniqueIds(List<TargetInput> targets) {
+        var seen = new HashSet<String>();
+        for (TargetInput t : targets) {
+            if (!seen.add(t.id())) {
+                throw new InvalidInputException(t.field(), "names " + t.id() + " a second time: each workload may "
+                        + "appear once in a policy; remove the duplicate target");
+            }
+        }
+    }
+}

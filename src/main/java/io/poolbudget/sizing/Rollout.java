@@ -1,0 +1,76 @@
+package io.poolbudget.sizing;
+
+/** How a workload replaces its pods, which decides how many extra pods a rollout can add. */
+public sealed interface Rollout {
+
+    /** Pods added above the replica count while a rollout runs. */
+    int surge(int replicas);
+
+    /** Old pods that may still be terminating, holding connections, while new ones start. */
+    int defaultTerminating(int replicas);
+
+    /** A phrase for explanations. */
+    String describe(int replicas);
+
+    /** Deployment RollingUpdate. Kubernetes' defaults are 25% / 25%. */
+    record RollingUpdate(IntOrPercent maxSurge, IntOrPercent maxUnavailable) implements Rollout {
+        public static final RollingUpdate DEFAULT = new RollingUpdate(IntOrPercent.percent(25), IntOrPercent.percent(25));
+
+        public RollingUpdate {
+            if (maxSurge == null || maxUnavailable == null) {
+                throw new IllegalArgumentException("maxSurge and maxUnavailable are required");
+            }
+        }
+
+        @Override
+        public int surge(int replicas) { return maxSurge.resolve(replicas, true); }
+
+        /** Unavailable pods, after Kubernetes' fencepost rule: when both resolve to 0, one may be unavailable. */
+        public int unavailable(int replicas) {
+            int unavailable = maxUnavailable.resolve(replicas, false);
+            return surge(replicas) == 0 && unavailable == 0 ? 1 : unavailable;
+        }
+
+        /**
+         * One rollout step's worth: the controller removes up to surge + unavailable old pods per step,
+         * and an old pod holds its pool until the app exits. Assumes an old pod is gone before the next
+         * batch of new pods turns Ready; never more than the old pods there are.
+         */
+        @Override
+        public int defaultTerminating(int replicas) { return Math.min(replicas, surge(replicas) + unavailable(replicas)); }
+
+        @Override
+        public String describe(int replicas) {
+            return "RollingUpdate maxSurge " + maxSurge + " (" + pods(surge(replicas)) + ", rounded up), maxUnavailable "
+                    + maxUnavailable + " (" + pods(unavailable(replicas)) + ", rounded down)";
+        }
+
+        private static String pods(int n) {
+            return n + (n == 1 ? " pod" : " pods");
+        }
+    }
+
+    /** Deployment Recreate: every old pod is gone before a new one starts. */
+    record Recreate() implements Rollout {
+        @Override
+        public int surge(int replicas) { return 0; }
+
+        @Override
+        public int defaultTerminating(int replicas) { return 0; }
+
+        @Override
+        public String describe(int replicas) { return "Recreate (old pods are gone before new ones start)"; }
+    }
+
+    /** StatefulSet: a pod keeps its name, so its replacement starts only after it is gone. */
+    record Ordered() implements Rollout {
+        @Override
+        public int surge(int replicas) { return 0; }
+
+        @Override
+        public int defaultTerminating(int replicas) { return 0; }
+
+        @Override
+        public String describe(int replicas) { return "StatefulSet (a pod is replaced only after it is gone)"; }
+    }
+}

@@ -1,0 +1,85 @@
+package io.poolbudget.sizing;
+
+/**
+ * One workload to size. {@code id} is unique within a plan (for example "Deployment/checkout-api")
+ * and breaks ties. Nullable fields mean "not given": {@code hpaMaxReplicas} (no HPA),
+ * {@code maxPoolSize} (no upper bound), {@code basis} (HPA_MAX with an HPA, else CURRENT),
+ * {@code fixedReplicas} (only with FIXED), {@code terminatingPods} (the rollout's default allowance).
+ * {@code field} is the PoolPolicy path errors name, for example "targets[1]".
+ */
+public record TargetInput(String id, String field, int replicas, Integer hpaMaxReplicas, Rollout rollout, int weight,
+                          int minPoolSize, Integer maxPoolSize, int poolsPerPod, Basis basis, Integer fixedReplicas,
+                          Integer terminatingPods) {
+
+    /** Bounds that keep the engine's exact integer comparisons inside a long. */
+    public static final int MAX_WEIGHT = 1_000_000;
+    public static final int MAX_POOL_SIZE = 1_000_000;
+
+    public TargetInput {
+        if (id == null || id.isBlank()) {
+            throw new InvalidInputException(field + ".name", "is required");
+        }
+        if (rollout == null) {
+            throw new InvalidInputException(field, "has no rollout strategy");
+        }
+        Check.atLeast(field + " replicas", replicas, 0);
+        if (hpaMaxReplicas != null) {
+            Check.atLeast(field + " HPA maxReplicas", hpaMaxReplicas, 1);
+        }
+        Check.atLeast(field + ".weight", weight, 1);
+        Check.atMost(field + ".weight", weight, MAX_WEIGHT);
+        Check.atLeast(field + ".minPoolSize", minPoolSize, 1);
+        Check.atMost(field + ".minPoolSize", minPoolSize, MAX_POOL_SIZE);
+        Check.atLeast(field + ".poolsPerPod", poolsPerPod, 1);
+        if (maxPoolSize != null && maxPoolSize < minPoolSize) {
+            throw new InvalidInputException(field + ".minPoolSize", "must not exceed maxPoolSize (" + minPoolSize
+                    + " > " + maxPoolSize + "): lower minPoolSize or raise maxPoolSize");
+        }
+        if ((basis == Basis.FIXED) != (fixedReplicas != null)) {
+            throw new InvalidInputException(field + ".fixedReplicas", "is required with basis Fixed and only allowed with it");
+        }
+        if (fixedReplicas != null) {
+            Check.atLeast(field + ".fixedReplicas", fixedReplicas, 0);
+        }
+        if (terminatingPods != null) {
+            Check.atLeast(field + ".terminatingPods", terminatingPods, 0);
+        }
+    }
+
+    public static Builder builder(String id) { return new Builder(id); }
+
+    /** Builds a target with the PoolPolicy defaults: weight 1, minPoolSize 1, one pool per pod, RollingUpdate 25%/25%. */
+    public static final class Builder {
+        private final String id;
+        private String field = "target";
+        private int replicas = 1;
+        private Integer hpaMaxReplicas;
+        private Rollout rollout = Rollout.RollingUpdate.DEFAULT;
+        private int weight = 1;
+        private int minPoolSize = 1;
+        private Integer maxPoolSize;
+        private int poolsPerPod = 1;
+        private Basis basis;
+        private Integer fixedReplicas;
+        private Integer terminatingPods;
+
+        private Builder(String id) { this.id = id; }
+
+        public Builder field(String v) { field = v; return this; }
+        public Builder replicas(int v) { replicas = v; return this; }
+        public Builder hpaMaxReplicas(Integer v) { hpaMaxReplicas = v; return this; }
+        public Builder rollout(Rollout v) { rollout = v; return this; }
+        public Builder weight(int v) { weight = v; return this; }
+        public Builder minPoolSize(int v) { minPoolSize = v; return this; }
+        public Builder maxPoolSize(Integer v) { maxPoolSize = v; return this; }
+        public Builder poolsPerPod(int v) { poolsPerPod = v; return this; }
+        public Builder basis(Basis v) { basis = v; return this; }
+        public Builder fixedReplicas(Integer v) { fixedReplicas = v; return this; }
+        public Builder terminatingPods(Integer v) { terminatingPods = v; return this; }
+
+        public TargetInput build() {
+            return new TargetInput(id, field, replicas, hpaMaxReplicas, rollout, weight, minPoolSize, maxPoolSize,
+                    poolsPerPod, basis, fixedReplicas, terminatingPods);
+        }
+    }
+}

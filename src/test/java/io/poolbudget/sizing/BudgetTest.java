@@ -1,0 +1,48 @@
+package io.poolbudget.sizing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class BudgetTest {
+
+    @Test
+    void formulaIsCoresTimesConnectionsPerCorePlusSpindles() {
+        var budget = Budget.of(new DatabaseInput(4, 1, 2, null, 0, null));
+        assertThat(budget.connections()).isEqualTo(9);
+        assertThat(budget.term()).isEqualTo(Budget.Term.FORMULA);
+        assertThat(budget.explanation()).isEqualTo(
+                "budget 9 = cores 4 × 2 per core + 1 effective spindles = 9; no maxConnections cap");
+    }
+
+    @Test
+    void maxConnectionsMinusReservedCapsTheFormula() {
+        var within = Budget.of(new DatabaseInput(4, 0, 2, 100, 10, null));
+        assertThat(within.connections()).isEqualTo(8);
+        assertThat(within.term()).isEqualTo(Budget.Term.FORMULA);
+        assertThat(within.explanation()).contains("within maxConnections 100 − 10 reserved = 90");
+
+        var capped = Budget.of(new DatabaseInput(64, 0, 2, 100, 10, null));
+        assertThat(capped.connections()).isEqualTo(90);
+        assertThat(capped.term()).isEqualTo(Budget.Term.MAX_CONNECTIONS);
+        assertThat(capped.explanation()).startsWith("budget 90 = maxConnections 100 − 10 reserved = 90 (caps cores 64");
+    }
+
+    @Test
+    void explicitBudgetReplacesTheFormulaButStaysCapped() {
+        assertThat(Budget.of(new DatabaseInput(4, 0, 2, 100, 10, 50)).connections()).isEqualTo(50);
+        assertThat(Budget.of(new DatabaseInput(4, 0, 2, 100, 10, 50)).term()).isEqualTo(Budget.Term.EXPLICIT);
+        var capped = Budget.of(new DatabaseInput(4, 0, 2, 100, 10, 120));
+        assertThat(capped.connections()).isEqualTo(90);
+        assertThat(capped.term()).isEqualTo(Budget.Term.MAX_CONNECTIONS);
+    }
+
+    @Test
+    void badDatabasesNameTheFieldAndTheFix() {
+        assertThatThrownBy(() -> new DatabaseInput(0, 0, 2, null, 0, null))
+                .isInstanceOf(InvalidInputException.class).hasMessage("database.cores must be at least 1, got 0");
+        assertThatThrownBy(() -> new DatabaseInput(4, 0, 2, 10, 10, null))
+                .hasMessageStartingWith("database.reservedConnections must be below database.maxConnections (10 >= 10)");
+    }
+}

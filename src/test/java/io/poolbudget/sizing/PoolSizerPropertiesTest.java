@@ -1,0 +1,149 @@
+package io.poolbudget.sizing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Collectors;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+/** Invariants of the allocation over random policies (jqwik shrinks any failure to a small case). */
+class PoolSizerPropertiesTest {
+
+    @Property(tries = 500)
+    void neverExceedsTheBudgetWhenTheMinimumsFit(@ForAll("targets") List<TargetInput> targets,
+                                                 @ForAll @IntRange(min = 1, max = 3000) int budget) {
+        var a = PoolSizer.allocate(db(budget), targets);
+        long minimums = a.targets().stream().mapToLong(t -> (long) t.peak().total() * t.poolsPerPod()
+                * targets.stream().filter(i -> i.id().equals(t.id())).findFirst().orElseThrow().minPoolSize()).sum();
+        if (minimums <= budget) {
+            assertThat(a.verdict()).isEqualTo(Allocation.Verdict.FITS);
+            assertThat(a.allocated()).isLessThanOrEqualTo(budget);
+        } else {
+            assertThat(a.verdict()).isEqualTo(Allocation.Verdict.OVERSUBSCRIBED);
+            assertThat(a.allocated()).isEqualTo(minimums);
+        }
+        for (TargetInput t : targets) {
+            int size = a.target(t.id()).poolSize();
+            assertThat(size).isGreaterThanOrEqualTo(t.minPoolSize());
+            if (t.maxPoolSize() != null) {
+                assertThat(size).isLessThanOrEqualTo(t.maxPoolSize());
+            }
+        }
+    }
+
+    @Property(tries = 500)
+    void moreBudgetNeverLowersASize(@ForAll("targets") List<TargetInput> targets,
+                                    @ForAll @IntRange(min = 1, max = 3000) int budget,
+                                    @ForAll @IntRange(min = 1, max = 500) int more) {
+        var before = sizes(PoolSizer.allocate(db(budget), targets));
+        var after = sizes(PoolSizer.allocate(db(budget + more), targets));
+        before.forEach((id, size) -> assertThat(after.get(id)).as(id).isGreaterThanOrEqualTo(size));
+    }
+
+    @Property(tries = 500)
+    void moreReplicasNeverRaiseASize(@ForAll("targets") List<TargetInput> targets,
+                                     @ForAll @IntRange(min = 1, max = 3000) int budget,
+                                     @ForAll @IntRange(min = 0, max = 100) int which,
+                                     @ForAll @IntRange(min = 1, max = 20) int more) {
+        int k = which % targets.size();
+        var grown = new ArrayList<>(targets);
+        TargetInput t = targets.get(k);
+        grown.set(k, new TargetInput(t.id(), t.field(), t.replicas() + more, t.hpaMaxReplicas(), t.rollout(), t.weight(),
+                t.minPoolSize(), t.maxPoolSize(), t.poolsPerPod(), t.basis(), t.fixedReplicas(), t.terminatingPods()));
+        var before = sizes(PoolSizer.allocate(db(budget), targets));
+        var after = sizes(PoolSizer.allocate(db(budget), grown));
+        before.forEach((id, size) -> assertThat(after.get(id)).as(id).isLessThanOrEqualTo(size));
+    }
+
+    @Property(tries = 500)
+    void sizesFollowWeightsWithinRounding(@ForAll("targets") List<TargetInput> targets,
+                                          @ForAll @IntRange(min = 1, max = 3000) int budget) {
+        var a = PoolSizer.allocate(db(budget), targets);
+        if (a.verdict() != Allocation.Verdict.FITS) {
+            return;
+        }
+        for (TargetInput i : targets) {
+            for (TargetInput j : targets) {
+                int si = a.target(i.id()).poolSize();
+                int sj = a.target(j.id()).poolSize();
+                boolean iAboveMin = si > i.minPoolSize() && a.target(i.id()).peak().total() > 0;
+                boolean jBelowMax = (j.maxPoolSize() == null || sj < j.maxPoolSize()) && a.target(j.id()).peak().total() > 0;
+                if (i != j && iAboveMin && jBelowMax) {
+                    // Sainte-Laguë: i's last step outranked j's next one.
+                    assertThat((2L * si - 1) * j.weight()).as("%s=%d (w%d) vs %s=%d (w%d)", i.id(), si, i.weight(),
+                            j.id(), sj, j.weight()).isLessThanOrEqualTo((2L * sj + 1) * i.weight());
+                }
+            }
+        }
+    }
+
+    @Property(tries = 300)
+    void theOrderOfTargetsChangesNothing(@ForAll("targets") List<TargetInput> targets,
+                                         @ForAll @IntRange(min = 1, max = 3000) int budget, @ForAll long seed) {
+        var shuffled = new ArrayList<>(targets);
+        Collections.shuffle(shuffled, new Random(seed));
+        var a = PoolSizer.allocate(db(budget), targets);
+        var b = PoolSizer.allocate(db(budget), shuffled);
+        assertThat(sizes(b)).isEqualTo(sizes(a));
+        assertThat(b.unallocatedReason()).isEqualTo(a.unallocatedReason());
+        assertThat(PoolSizer.allocate(db(budget), targets)).isEqualTo(a);
+    }
+
+    @Property(tries = 1000)
+    void fastApportionmentMatchesTheStepByStepDefinition(@ForAll("targets") List<TargetInput> targets,
+                                                         @ForAll @IntRange(min = 0, max = 3000) int spare) {
+        var input = PoolSizer.apportionment(targets, targets.stream().map(PeakPods::of).toArray(PeakPods[]::new), 3000);
+        int[] fast = input.apportion(spare).sizes();
+        assertThat(fast).isEqualTo(ReferenceApportionment.apportion(spare, input));
+    }
+
+    private static DatabaseInput db(int budget) {
+        return new DatabaseInput(1, 0, 2, null, 0, budget);
+    }
+
+    private static Map<String, Integer> sizes(Allocation a) {
+        return a.targets().stream().collect(Collectors.toMap(TargetAllocation::id, TargetAllocation::poolSize));
+    }
+
+    @Provide
+    Arbitrary<List<TargetInput>> targets() {
+        return target().list().ofMinSize(1).ofMaxSize(12).uniqueElements(TargetInput::id);
+    }
+
+    private Arbitrary<TargetInput> target() {
+        Arbitrary<Rollout> rollouts = Arbitraries.oneOf(
+                Arbitraries.just(new Rollout.Recreate()), Arbitraries.just(new Rollout.Ordered()),
+                Combinators.combine(amount(), amount()).as(Rollout.RollingUpdate::new));
+        Arbitrary<Integer> minimum = Arbitraries.integers().between(1, 4);
+        return Combinators.combine(
+                Arbitraries.strings().withCharRange('a', 'f').ofMinLength(1).ofMaxLength(3),
+                Arbitraries.integers().between(0, 30), Arbitraries.integers().between(1, 40).injectNull(0.6),
+                rollouts, weights(),
+                minimum, Arbitraries.integers().between(0, 30).injectNull(0.4), Arbitraries.integers().between(1, 3))
+                .as((id, replicas, hpaMax, rollout, weight, min, extra, pools) -> TargetInput.builder(id)
+                        .replicas(replicas).hpaMaxReplicas(hpaMax).rollout(rollout).weight(weight).minPoolSize(min)
+                        .maxPoolSize(extra == null ? null : min + extra).poolsPerPod(pools).build());
+    }
+
+    /** Mostly small weights, sometimes extreme ones (1:1000 and beyond). */
+    private Arbitrary<Integer> weights() {
+        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(8, Arbitraries.integers().between(1, 10)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(100, 5000)));
+    }
+
+    private Arbitrary<IntOrPercent> amount() {
+        return Arbitraries.oneOf(Arbitraries.integers().between(0, 3).map(IntOrPercent::of),
+                Arbitraries.integers().between(0, 100).map(IntOrPercent::percent));
+    }
+
+}
