@@ -31,9 +31,11 @@ final class Apportionment {
 
     /** Relative margin around the bisected threshold; far above double rounding error. */
     private static final double MARGIN = 1e-9;
+    /** About how many steps are left between the bisection's bounds to be ordered exactly. */
+    private static final double BOUNDARY = 4096;
 
     /** Sizes, and the step that did not fit (blockedTarget −1: none, every target reached its max). */
-    record Result(int[] sizes, int blockedTarget, int blockedFrom) {}
+    record Result(int[] sizes, int blockedTarget, int blockedFrom, double threshold) {}
 
     private final long[] cost;
     private final int[] weight;
@@ -58,7 +60,7 @@ final class Apportionment {
         int n = cost.length;
         int[] sizes = min.clone();
         if (n == 0) {
-            return new Result(sizes, -1, 0);
+            return new Result(sizes, -1, 0, 1);
         }
         long toMax = 0;
         long top = 0;
@@ -77,13 +79,30 @@ final class Apportionment {
             }
         }
         if (toMax <= spare) {
-            return new Result(max.clone(), -1, 0);
+            return new Result(max.clone(), -1, 0, Double.POSITIVE_INFINITY);
         }
-        // At lo no step is taken; at hi every bounded target is at its max and every unbounded one
-        // has taken more than `spare` steps, so the cost exceeds the spare budget.
-        double lo = 0;
-        double hi = (double) top + spare + 2;
-        for (int iteration = 0; iteration < 200 && hi - lo > hi * 1e-13; iteration++) {
+        // Bracket the threshold around the unclamped estimate, then bisect until about BOUNDARY steps
+        // lie between lo and hi; those are then ordered exactly. At `limit` every bounded target is at
+        // its max and every unbounded one has taken more than `spare` steps, so the cost exceeds it.
+        double limit = (double) top + spare + 2;
+        double hi = Math.min(estimate(spare), limit);
+        while (costAt(hi, spare) <= spare) {
+            hi = Math.min(hi * 2, limit);
+        }
+        double lo = hi / 2;
+        for (int i = 0; i < 64 && costAt(lo, spare) > spare; i++) {
+            hi = lo;
+            lo = lo / 2;
+        }
+        if (costAt(lo, spare) > spare) {
+            lo = 0;
+        }
+        double stepsPerUnit = 0;
+        for (int w : weight) {
+            stepsPerUnit += w;
+        }
+        for (int iteration = 0; iteration < 200 && (hi - lo) * stepsPerUnit > BOUNDARY && hi - lo > hi * 1e-13;
+             iteration++) {
             double mid = (lo + hi) / 2;
             if (costAt(mid, spare) <= spare) {
                 lo = mid;
@@ -107,7 +126,7 @@ final class Apportionment {
         for (long[] step : boundary) {
             int i = (int) step[0];
             if (used + cost[i] > spare) {
-                return new Result(sizes, i, (int) step[1]);
+                return new Result(sizes, i, (int) step[1], Math.max(lo, Double.MIN_NORMAL));
             }
             used += cost[i];
             sizes[i]++;
@@ -118,18 +137,23 @@ final class Apportionment {
     /**
      * The continuous fair share per unit of weight: the λ at which real-valued sizes
      * clamp(λ·w, min, max) would spend exactly the spare budget. Explanations quote it; the
-     * integer sizes are its rounding in fair order.
+     * integer sizes are its rounding in fair order. {@code near} seeds the search (the discrete
+     * threshold); 1e-4 relative precision is what explanations print.
      */
-    double continuousShare(long spare) {
-        double lo = 0;
-        double hi = 1;
-        while (spentAt(hi) < spare && hi < 1e18) {
+    double continuousShare(long spare, double near) {
+        double hi = Double.isFinite(near) ? near : Math.max(estimate(spare), Double.MIN_NORMAL);
+        while (spentAt(hi) < spare) {
+            if (hi > 1e18) {
+                return Double.POSITIVE_INFINITY;
+            }
             hi *= 2;
         }
-        if (spentAt(hi) < spare) {
-            return Double.POSITIVE_INFINITY;
+        double lo = hi / 2;
+        for (int i = 0; i < 64 && spentAt(lo) >= spare; i++) {
+            hi = lo;
+            lo /= 2;
         }
-        for (int iteration = 0; iteration < 100 && hi - lo > hi * 1e-12; iteration++) {
+        for (int iteration = 0; iteration < 100 && hi - lo > hi * 1e-4; iteration++) {
             double mid = (lo + hi) / 2;
             if (spentAt(mid) < spare) {
                 lo = mid;
@@ -138,6 +162,17 @@ final class Apportionment {
             }
         }
         return (lo + hi) / 2;
+    }
+
+    /** The threshold if nothing were clamped: spare + Σ cost·min = λ · Σ cost·w. */
+    private double estimate(long spare) {
+        double costTimesMin = 0;
+        double costTimesWeight = 0;
+        for (int i = 0; i < cost.length; i++) {
+            costTimesMin += (double) cost[i] * min[i];
+            costTimesWeight += (double) cost[i] * weight[i];
+        }
+        return costTimesWeight == 0 ? 1 : Math.max((spare + costTimesMin) / costTimesWeight, 1e-9);
     }
 
     private double spentAt(double lambda) {

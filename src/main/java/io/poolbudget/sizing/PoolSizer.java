@@ -35,13 +35,11 @@ public final class PoolSizer {
         long spare = budget.connections() - required;
         var result = apportionment.apportion(spare);
         boolean anyPods = Arrays.stream(cost).anyMatch(c -> c > 0);
-        double share = anyPods ? apportionment.continuousShare(spare) : Double.POSITIVE_INFINITY;
+        double share = anyPods ? apportionment.continuousShare(spare, result.threshold()) : Double.POSITIVE_INFINITY;
         int[] sizes = result.sizes();
         List<TargetAllocation> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            TargetInput t = targets.get(i);
-            out.add(new TargetAllocation(t.id(), peaks[i], t.poolsPerPod(), t.weight(), sizes[i],
-                    explainFit(t, peaks[i], sizes[i], share)));
+            out.add(new TargetAllocation(peaks[i], sizes[i], share, null));
         }
         String unallocatedReason = result.blockedTarget() < 0
                 ? (anyPods ? "every target is at its maxPoolSize" : "no target has pods planned")
@@ -88,41 +86,13 @@ public final class PoolSizer {
         List<TargetAllocation> out = new ArrayList<>(targets.size());
         for (int i = 0; i < targets.size(); i++) {
             TargetInput t = targets.get(i);
-            out.add(new TargetAllocation(t.id(), peaks[i], t.poolsPerPod(), t.weight(), t.minPoolSize(),
-                    "pool size " + t.minPoolSize() + ": " + why + "; " + connections(t, peaks[i], t.minPoolSize())));
+            out.add(new TargetAllocation(peaks[i], t.minPoolSize(), Double.NaN, why));
         }
         return new Allocation(budget, List.copyOf(out), Allocation.Verdict.OVERSUBSCRIBED, why);
     }
 
-    private static String explainFit(TargetInput t, PeakPods peak, int size, double perWeight) {
-        String text;
-        if (Double.isInfinite(perWeight)) {
-            text = "pool size " + size + (t.maxPoolSize() != null && size == t.maxPoolSize()
-                    ? ": maxPoolSize, since the budget covers every target's maximum"
-                    : ": the whole budget, since nothing else needs it");
-        } else {
-            double share = perWeight * t.weight();
-            text = String.format(Locale.ROOT, "pool size %d: fair share weight %d × %.3f per unit of weight = %.2f",
-                    size, t.weight(), perWeight, share);
-            if (size == t.minPoolSize() && share < t.minPoolSize()) {
-                text += ", raised to minPoolSize " + t.minPoolSize();
-            } else if (t.maxPoolSize() != null && size == t.maxPoolSize() && share > t.maxPoolSize()) {
-                text += ", capped at maxPoolSize " + t.maxPoolSize();
-            } else {
-                text += ", rounded in fair order to " + size;
-            }
-        }
-        return text + "; " + (peak.total() == 0 ? "no pods planned, so it uses no budget until it has some"
-                : connections(t, peak, size));
-    }
-
-    private static String connections(TargetInput t, PeakPods peak, int size) {
-        return size + " × " + peak.total() + " peak pods × " + t.poolsPerPod() + " pools per pod = "
-                + (long) size * peak.total() * t.poolsPerPod() + " connections";
-    }
-
     private static void requireUniqueIds(List<TargetInput> targets) {
-        var seen = new HashSet<String>();
+        var seen = new HashSet<String>(targets.size() * 2);
         for (TargetInput t : targets) {
             if (!seen.add(t.id())) {
                 throw new InvalidInputException(t.field(), "names " + t.id() + " a second time: each workload may "

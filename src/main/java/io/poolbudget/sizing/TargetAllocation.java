@@ -1,8 +1,47 @@
 package io.poolbudget.sizing;
 
-/** What one target gets: its per-pod pool size and the connections its peak pods can hold. */
-public record TargetAllocation(String id, PeakPods peak, int poolsPerPod, int weight, int poolSize, String explanation) {
+import java.util.Locale;
+
+/**
+ * What one target gets: its per-pod pool size and the connections its peak pods can hold.
+ * {@code fairShare} is the continuous share per unit of weight (infinite when the budget covers
+ * every maximum); {@code oversubscribed} is the reason minimums apply, or null when the plan fits.
+ */
+public record TargetAllocation(PeakPods peak, int poolSize, double fairShare, String oversubscribed) {
+
+    public String id() { return peak.target().id(); }
+
+    public int poolsPerPod() { return peak.target().poolsPerPod(); }
+
+    public int weight() { return peak.target().weight(); }
 
     /** peak pods × pools per pod × pool size */
-    public long connections() { return (long) peak.total() * poolsPerPod * poolSize; }
+    public long connections() { return (long) peak.total() * poolsPerPod() * poolSize; }
+
+    /** How the pool size was reached, built on demand. */
+    public String explanation() {
+        TargetInput t = peak.target();
+        String text;
+        if (oversubscribed != null) {
+            text = "pool size " + poolSize + ": " + oversubscribed;
+        } else if (Double.isInfinite(fairShare)) {
+            text = "pool size " + poolSize + (t.maxPoolSize() != null && poolSize == t.maxPoolSize()
+                    ? ": maxPoolSize, since the budget covers every target's maximum"
+                    : ": the whole budget, since nothing else needs it");
+        } else {
+            double share = fairShare * t.weight();
+            text = String.format(Locale.ROOT, "pool size %d: fair share weight %d × %.3f per unit of weight = %.2f",
+                    poolSize, t.weight(), fairShare, share);
+            if (poolSize == t.minPoolSize() && share < t.minPoolSize()) {
+                text += ", raised to minPoolSize " + t.minPoolSize();
+            } else if (t.maxPoolSize() != null && poolSize == t.maxPoolSize() && share > t.maxPoolSize()) {
+                text += ", capped at maxPoolSize " + t.maxPoolSize();
+            } else {
+                text += ", rounded in fair order to " + poolSize;
+            }
+        }
+        return text + "; " + (peak.total() == 0 ? "no pods planned, so it uses no budget until it has some"
+                : poolSize + " × " + peak.total() + " peak pods × " + poolsPerPod() + " pools per pod = " + connections()
+                        + " connections");
+    }
 }

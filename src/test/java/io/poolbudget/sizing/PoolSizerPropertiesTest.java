@@ -107,6 +107,14 @@ class PoolSizerPropertiesTest {
         assertThat(fast).isEqualTo(ReferenceApportionment.apportion(spare, input));
     }
 
+    /** Large inputs, where the fast path bisects over many thousands of steps before sorting the rest. */
+    @Property(tries = 40)
+    void fastApportionmentMatchesTheDefinitionOnLargeInputs(@ForAll("manyTargets") List<TargetInput> targets,
+                                                            @ForAll @IntRange(min = 0, max = 200_000) int spare) {
+        var input = PoolSizer.apportionment(targets, targets.stream().map(PeakPods::of).toArray(PeakPods[]::new), 400_000);
+        assertThat(input.apportion(spare).sizes()).isEqualTo(ReferenceApportionment.apportion(spare, input));
+    }
+
     private static DatabaseInput db(int budget) {
         return new DatabaseInput(1, 0, 2, null, 0, budget);
     }
@@ -117,17 +125,23 @@ class PoolSizerPropertiesTest {
 
     @Provide
     Arbitrary<List<TargetInput>> targets() {
-        return target().list().ofMinSize(1).ofMaxSize(12).uniqueElements(TargetInput::id);
+        return target(Arbitraries.strings().withCharRange('a', 'f').ofMinLength(1).ofMaxLength(3))
+                .list().ofMinSize(1).ofMaxSize(12).uniqueElements(TargetInput::id);
     }
 
-    private Arbitrary<TargetInput> target() {
+    @Provide
+    Arbitrary<List<TargetInput>> manyTargets() {
+        return target(Arbitraries.integers().between(0, 1_000_000).map(i -> "t" + i))
+                .list().ofMinSize(300).ofMaxSize(1500).uniqueElements(TargetInput::id);
+    }
+
+    private Arbitrary<TargetInput> target(Arbitrary<String> ids) {
         Arbitrary<Rollout> rollouts = Arbitraries.oneOf(
                 Arbitraries.just(new Rollout.Recreate()), Arbitraries.just(new Rollout.Ordered()),
                 Combinators.combine(amount(), amount()).as(Rollout.RollingUpdate::new));
         Arbitrary<Integer> minimum = Arbitraries.integers().between(1, 4);
         return Combinators.combine(
-                Arbitraries.strings().withCharRange('a', 'f').ofMinLength(1).ofMaxLength(3),
-                Arbitraries.integers().between(0, 30), Arbitraries.integers().between(1, 40).injectNull(0.6),
+                ids, Arbitraries.integers().between(0, 30), Arbitraries.integers().between(1, 40).injectNull(0.6),
                 rollouts, weights(),
                 minimum, Arbitraries.integers().between(0, 30).injectNull(0.4), Arbitraries.integers().between(1, 3))
                 .as((id, replicas, hpaMax, rollout, weight, min, extra, pools) -> TargetInput.builder(id)
