@@ -14,8 +14,21 @@ import java.util.Objects;
  */
 public final class Conditions {
     public static final String READY = "Ready";
+    public static final String OVERSUBSCRIBED = "Oversubscribed";
+    public static final String ROLLOUT_IN_PROGRESS = "RolloutInProgress";
+    public static final String CONFLICT = "Conflict";
 
     public static final String REASON_RECONCILED = "Reconciled";
+    public static final String REASON_DRY_RUN = "DryRun";
+    public static final String REASON_INVALID_SPEC = "InvalidSpec";
+    public static final String REASON_OVERSUBSCRIBED = "Oversubscribed";
+    public static final String REASON_WITHIN_BUDGET = "WithinBudget";
+    public static final String REASON_CONFLICT = "Conflict";
+    public static final String REASON_NO_CONFLICT = "NoConflict";
+    public static final String REASON_TARGET_PROBLEM = "TargetProblem";
+    public static final String REASON_ROLLING = "Rolling";
+    public static final String REASON_PENDING = "Pending";
+    public static final String REASON_SETTLED = "Settled";
 
     public static final String TRUE = "True";
     public static final String FALSE = "False";

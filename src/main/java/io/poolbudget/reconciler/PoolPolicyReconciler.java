@@ -1,28 +1,119 @@
 package io.poolbudget.reconciler;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.poolbudget.api.v1alpha1.DeletionPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
+import io.poolbudget.api.v1alpha1.WorkloadKind;
 import java.time.Clock;
-import java.util.Objects;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 @ControllerConfiguration(name = PoolPolicyReconciler.NAME)
-public class PoolPolicyReconciler implements Reconciler<PoolPolicy> {
+public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<PoolPolicy> {
     public static final String NAME = "poolpolicy";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final StatusAggregator statusAggregator = new StatusAggregator(Clock.systemUTC());
+    private final Clock clock = Clock.systemUTC();
+    private final StatusAggregator statusAggregator = new StatusAggregator(clock);
+    private final WorkloadWriter writer;
+    private final PolicyEvents events;
+    private final Duration window;
+
+    public PoolPolicyReconciler(KubernetesClient client,
+                                @ConfigProperty(name = "poolbudget.stabilization-window", defaultValue = "PT3M") Duration window) {
+        this.writer = WorkloadWriter.serverSideApply(client);
+        this.events = new PolicyEvents(client);
+        this.window = window;
+    }
 
     @Override
     public UpdateControl<PoolPolicy> reconcile(PoolPolicy policy, Context<PoolPolicy> context) {
-        PoolPolicyStatus desired = statusAggregator.reconciled(policy);
-        if (Objects.equals(desired, policy.getStatus())) {
-            return UpdateControl.noUpdate();
+        var neighbours = context.getPrimaryCache().list(policy.getMetadata().getNamespace()).toList();
+        var result = PolicyPass.run(policy, ClusterView.of(context), neighbours, writer, clock.instant(), window);
+        PoolPolicyStatus desired = statusAggregator.status(policy, result);
+        events.record(policy, result, desired);
+        UpdateControl<PoolPolicy> control = JSON.valueToTree(desired).equals(JSON.valueToTree(policy.getStatus()))
+                ? UpdateControl.noUpdate() : UpdateControl.patchStatus(statusOnly(policy, desired));
+        return result.requeue() == null ? control : control.rescheduleAfter(Math.max(1000, result.requeue().toMillis()));
+    }
+
+    /** deletionPolicy Remove takes back every value the operator set; Retain leaves them. */
+    @Override
+    public DeleteControl cleanup(PoolPolicy policy, Context<PoolPolicy> context) {
+        if (policy.getSpec() == null || policy.getSpec().getDeletionPolicy() != DeletionPolicy.Remove
+                || policy.getStatus() == null || policy.getStatus().getTargets() == null) {
+            return DeleteControl.defaultDelete();
         }
-        return UpdateControl.patchStatus(statusOnly(policy, desired));
+        String ns = policy.getMetadata().getNamespace();
+        var view = ClusterView.of(context);
+        for (var t : policy.getStatus().getTargets()) {
+            WorkloadKind kind = WorkloadKind.valueOf(t.getKind());
+            // Applying to a workload that is gone would try to create it; a conflicted one was never written.
+            if (t.getAppliedPoolSize() == null || "Conflict".equals(t.getState())
+                    || view.find(kind, ns, t.getName()).isEmpty()) {
+                continue;
+            }
+            String problem = writer.apply(Injection.release(kind, ns, t.getName()));
+            writer.deleteConfigMap(ns, Injection.configMapName(kind, t.getName()));
+            events.normal(policy, PolicyEvents.RELEASED, t.getKind() + "/" + t.getName()
+                    + (problem == null ? ": the operator's pool size settings were removed" : ": " + problem));
+        }
+        return DeleteControl.defaultDelete();
+    }
+
+    @Override
+    public List<EventSource<?, PoolPolicy>> prepareEventSources(EventSourceContext<PoolPolicy> context) {
+        // A workload or HPA change may concern any policy of its namespace (by name or selector, or one
+        // that claimed it before a relabel or deletion); policies per namespace are few.
+        SecondaryToPrimaryMapper<HasMetadata> namespacePolicies = r -> context.getPrimaryCache()
+                .list(r.getMetadata().getNamespace()).map(ResourceID::fromResource).collect(Collectors.toSet());
+        SecondaryToPrimaryMapper<HasMetadata> labelledPolicy = r -> {
+            String policy = r.getMetadata().getLabels() == null ? null : r.getMetadata().getLabels().get(Injection.POLICY_LABEL);
+            return policy == null ? Set.of() : Set.of(new ResourceID(policy, r.getMetadata().getNamespace()));
+        };
+        return List.of(
+                informer(context, Deployment.class, namespacePolicies, null),
+                informer(context, StatefulSet.class, namespacePolicies, null),
+                informer(context, HorizontalPodAutoscaler.class, namespacePolicies, null),
+                // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster.
+                informer(context, Pod.class, labelledPolicy, Injection.POLICY_LABEL),
+                informer(context, ConfigMap.class, labelledPolicy, Injection.POLICY_LABEL));
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static <R extends HasMetadata> EventSource<?, PoolPolicy> informer(EventSourceContext<PoolPolicy> context,
+            Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper, String labelSelector) {
+        var config = InformerEventSourceConfiguration.from(type, PoolPolicy.class)
+                .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper)
+                .withNamespacesInheritedFromController();
+        if (labelSelector != null) {
+            config.withLabelSelector(labelSelector);
+        }
+        return new InformerEventSource<>(config.build(), context);
     }
 
     /** A minimal object for the server-side-apply status patch: identity plus status, nothing else. */

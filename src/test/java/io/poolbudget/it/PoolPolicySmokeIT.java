@@ -46,6 +46,9 @@ class PoolPolicySmokeIT {
     void examplePolicyIsReconciledToReady() throws IOException {
         String ns = ClusterFixture.createNamespace(client, "it-smoke");
         namespaces.add(ns);
+        try (InputStream in = Files.newInputStream(Path.of("examples/workloads.yaml"))) {
+            client.load(in).inNamespace(ns).createOrReplace();
+        }
         PoolPolicy policy;
         try (InputStream in = Files.newInputStream(Path.of("examples/poolpolicy.yaml"))) {
             policy = client.resources(PoolPolicy.class).load(in).item();

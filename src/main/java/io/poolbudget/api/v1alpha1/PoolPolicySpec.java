@@ -1,11 +1,15 @@
 package io.poolbudget.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
 import java.util.List;
 
+@ValidationRule(value = "self.dryRun || has(self.injection)",
+        message = "spec.injection is required unless spec.dryRun is true: name a preset or the env variables")
 public class PoolPolicySpec {
 
     @Required
@@ -13,13 +17,31 @@ public class PoolPolicySpec {
     private DatabaseSpec database;
 
     @Required
-    @Size(min = 1)
+    @Size(min = 1, max = 200)
     @JsonPropertyDescription("The workloads that connect to the database. Each gets a static per-pod pool size; "
             + "together they never exceed the database's budget.")
     private List<TargetSpec> targets = new ArrayList<>();
+
+    @JsonPropertyDescription("How pool sizes reach the workloads. Required unless dryRun is true.")
+    private InjectionSpec injection;
+
+    @Default("false")
+    @JsonPropertyDescription("Compute and report in status without touching any workload.")
+    private Boolean dryRun = false;
+
+    @Default("Retain")
+    @JsonPropertyDescription("On deletion of this policy: Retain (default) leaves the last values in place; Remove "
+            + "takes back every value the operator set, which rolls the workloads once more.")
+    private DeletionPolicy deletionPolicy = DeletionPolicy.Retain;
 
     public DatabaseSpec getDatabase() { return database; }
     public void setDatabase(DatabaseSpec database) { this.database = database; }
     public List<TargetSpec> getTargets() { return targets; }
     public void setTargets(List<TargetSpec> targets) { this.targets = targets; }
+    public InjectionSpec getInjection() { return injection; }
+    public void setInjection(InjectionSpec injection) { this.injection = injection; }
+    public Boolean getDryRun() { return dryRun; }
+    public void setDryRun(Boolean dryRun) { this.dryRun = dryRun; }
+    public DeletionPolicy getDeletionPolicy() { return deletionPolicy; }
+    public void setDeletionPolicy(DeletionPolicy deletionPolicy) { this.deletionPolicy = deletionPolicy; }
 }

@@ -5,30 +5,48 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
-/** Observed state. Built whole by {@code io.poolbudget.reconciler.StatusAggregator}; compared by value. */
+/** Observed state. Built whole by {@code io.poolbudget.reconciler.StatusAggregator}; compared as JSON. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PoolPolicyStatus {
 
     @JsonPropertyDescription("The spec generation this status describes.")
     private Long observedGeneration;
 
+    @JsonPropertyDescription("The connection budget the targets share, and how it was derived.")
+    private BudgetStatus budget;
+
+    @JsonPropertyDescription("Connections the targets' peak pods can hold with the computed sizes.")
+    private Long allocated;
+
+    @JsonPropertyDescription("Budget not handed out, and why (every target at maxPoolSize, or the next fair step does not fit).")
+    private Long unallocated;
+
+    private String unallocatedReason;
+
+    @JsonPropertyDescription("Number of workloads the targets resolved to.")
+    private Integer targetCount;
+
+    @JsonPropertyDescription("Per workload: the plan, the size, and whether it is applied.")
+    private List<TargetStatus> targets = new ArrayList<>();
+
     @JsonPropertyDescription("Ready, Oversubscribed, RolloutInProgress and Conflict, as Kubernetes conditions.")
     private List<Condition> conditions = new ArrayList<>();
 
     public Long getObservedGeneration() { return observedGeneration; }
     public void setObservedGeneration(Long observedGeneration) { this.observedGeneration = observedGeneration; }
+    public BudgetStatus getBudget() { return budget; }
+    public void setBudget(BudgetStatus budget) { this.budget = budget; }
+    public Long getAllocated() { return allocated; }
+    public void setAllocated(Long allocated) { this.allocated = allocated; }
+    public Long getUnallocated() { return unallocated; }
+    public void setUnallocated(Long unallocated) { this.unallocated = unallocated; }
+    public String getUnallocatedReason() { return unallocatedReason; }
+    public void setUnallocatedReason(String unallocatedReason) { this.unallocatedReason = unallocatedReason; }
+    public Integer getTargetCount() { return targetCount; }
+    public void setTargetCount(Integer targetCount) { this.targetCount = targetCount; }
+    public List<TargetStatus> getTargets() { return targets; }
+    public void setTargets(List<TargetStatus> targets) { this.targets = targets; }
     public List<Condition> getConditions() { return conditions; }
     public void setConditions(List<Condition> conditions) { this.conditions = conditions; }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof PoolPolicyStatus s
-                && Objects.equals(observedGeneration, s.observedGeneration)
-                && Objects.equals(conditions, s.conditions);
-    }
-
-    @Override
-    public int hashCode() { return Objects.hash(observedGeneration, conditions); }
 }

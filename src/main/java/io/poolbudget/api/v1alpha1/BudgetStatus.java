@@ -1,0 +1,29 @@
+package io.poolbudget.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+public class BudgetStatus {
+    @JsonPropertyDescription("Connections the targets may hold together.")
+    private Long connections;
+
+    @JsonPropertyDescription("The term that decided it: Formula, Explicit or MaxConnections.")
+    private String term;
+
+    @JsonPropertyDescription("How it was derived.")
+    private String explanation;
+
+    public BudgetStatus() {}
+
+    public BudgetStatus(Long connections, String term, String explanation) {
+        this.connections = connections;
+        this.term = term;
+        this.explanation = explanation;
+    }
+
+    public Long getConnections() { return connections; }
+    public void setConnections(Long connections) { this.connections = connections; }
+    public String getTerm() { return term; }
+    public void setTerm(String term) { this.term = term; }
+    public String getExplanation() { return explanation; }
+    public void setExplanation(String explanation) { this.explanation = explanation; }
+}

@@ -1,0 +1,62 @@
+package io.poolbudget.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+/** One workload's plan and where its rollout stands. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class TargetStatus {
+    private String kind;
+    private String name;
+
+    @JsonPropertyDescription("Replicas planned for (HPA maxReplicas, current or fixed).")
+    private Integer basisReplicas;
+
+    @JsonPropertyDescription("Pods that can hold connections at once: basis + surge + terminating.")
+    private Integer peakPods;
+
+    @JsonPropertyDescription("The computed per-pod pool size (minimum idle is set equal).")
+    private Integer poolSize;
+
+    @JsonPropertyDescription("The pool size the workload's pod template carries now, if any.")
+    private Integer appliedPoolSize;
+
+    @JsonPropertyDescription("peakPods x poolsPerPod x poolSize")
+    private Long connections;
+
+    @JsonPropertyDescription("Applied, Rolling, Pending (a raise waits for shrinking targets or the stabilisation "
+            + "window), DryRun, Conflict, NotFound or Invalid.")
+    private String state;
+
+    @JsonPropertyDescription("Why the target is in this state.")
+    private String message;
+
+    @JsonPropertyDescription("When a raise of this target's pool size was first held (start of the stabilisation window).")
+    private String pendingSince;
+
+    @JsonPropertyDescription("How the numbers were derived.")
+    private String explanation;
+
+    public String getKind() { return kind; }
+    public void setKind(String kind) { this.kind = kind; }
+    public String getName() { return name; }
+    public void setName(String name) { this.name = name; }
+    public Integer getBasisReplicas() { return basisReplicas; }
+    public void setBasisReplicas(Integer basisReplicas) { this.basisReplicas = basisReplicas; }
+    public Integer getPeakPods() { return peakPods; }
+    public void setPeakPods(Integer peakPods) { this.peakPods = peakPods; }
+    public Integer getPoolSize() { return poolSize; }
+    public void setPoolSize(Integer poolSize) { this.poolSize = poolSize; }
+    public Integer getAppliedPoolSize() { return appliedPoolSize; }
+    public void setAppliedPoolSize(Integer appliedPoolSize) { this.appliedPoolSize = appliedPoolSize; }
+    public Long getConnections() { return connections; }
+    public void setConnections(Long connections) { this.connections = connections; }
+    public String getState() { return state; }
+    public void setState(String state) { this.state = state; }
+    public String getMessage() { return message; }
+    public void setMessage(String message) { this.message = message; }
+    public String getPendingSince() { return pendingSince; }
+    public void setPendingSince(String pendingSince) { this.pendingSince = pendingSince; }
+    public String getExplanation() { return explanation; }
+    public void setExplanation(String explanation) { this.explanation = explanation; }
+}

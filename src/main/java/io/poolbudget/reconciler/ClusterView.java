@@ -1,0 +1,132 @@
+package io.poolbudget.reconciler;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.poolbudget.api.v1alpha1.InjectionSpec;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.api.v1alpha1.WorkloadKind;
+import io.poolbudget.planning.Workload;
+import io.poolbudget.planning.WorkloadCatalog;
+import io.poolbudget.planning.Workloads;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * One namespace as the informer caches show it on this pass: workloads, their scalers, the pods
+ * and ConfigMaps the operator manages. Nothing here calls the API server.
+ */
+final class ClusterView implements WorkloadCatalog {
+    private final Map<String, Deployment> deployments;
+    private final Map<String, StatefulSet> statefulSets;
+    private final List<Workloads.Scaler> scalers;
+    private final Collection<Pod> pods;
+    private final Map<String, ConfigMap> configMaps;
+
+    ClusterView(Collection<Deployment> deployments, Collection<StatefulSet> statefulSets,
+                Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps) {
+        this.deployments = byName(deployments);
+        this.statefulSets = byName(statefulSets);
+        this.scalers = hpas.stream().map(Workloads::scaler).filter(Objects::nonNull).toList();
+        this.pods = pods;
+        this.configMaps = byName(configMaps);
+    }
+
+    /**
+     * The policy's namespace, read from the informer caches directly rather than through JOSDK's
+     * secondary-resource index: that index links a resource to the policies that existed when the
+     * resource last changed, so an HPA created before its policy would be missed.
+     */
+    static ClusterView of(Context<PoolPolicy> context) {
+        String ns = context.getPrimaryResource().getMetadata().getNamespace();
+        return new ClusterView(cached(context, Deployment.class, ns), cached(context, StatefulSet.class, ns),
+                cached(context, HorizontalPodAutoscaler.class, ns),
+                // pods and ConfigMaps: only those labelled for this policy
+                context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class));
+    }
+
+    private static <R extends HasMetadata> List<R> cached(Context<PoolPolicy> context, Class<R> type, String namespace) {
+        var source = context.eventSourceRetriever().getEventSourceFor(type);
+        return ((InformerEventSource<R, PoolPolicy>) source).list(namespace).toList();
+    }
+
+    private static <T extends HasMetadata> Map<String, T> byName(Collection<T> items) {
+        return items.stream().collect(Collectors.toMap(i -> i.getMetadata().getName(), Function.identity(), (a, b) -> a));
+    }
+
+    @Override
+    public Optional<Workload> find(WorkloadKind kind, String namespace, String name) {
+        return switch (kind) {
+            case Deployment -> Optional.ofNullable(deployments.get(name)).map(d -> Workloads.of(d, scalers));
+            case StatefulSet -> Optional.ofNullable(statefulSets.get(name)).map(s -> Workloads.of(s, scalers));
+        };
+    }
+
+    @Override
+    public List<Workload> select(WorkloadKind kind, String namespace, LabelSelector selector) {
+        var all = kind == WorkloadKind.Deployment
+                ? deployments.values().stream().map(d -> Workloads.of(d, scalers))
+                : statefulSets.values().stream().map(s -> Workloads.of(s, scalers));
+        return all.filter(w -> Workloads.matches(selector, w.labels())).sorted(Comparator.comparing(Workload::name)).toList();
+    }
+
+    PodTemplateSpec template(Workload w) {
+        return w.kind() == WorkloadKind.Deployment ? deployments.get(w.name()).getSpec().getTemplate()
+                : statefulSets.get(w.name()).getSpec().getTemplate();
+    }
+
+    ConfigMap configMap(Workload w) {
+        return configMaps.get(Injection.configMapName(w.kind(), w.name()));
+    }
+
+    /**
+     * Fully rolled out: the controller has seen the current spec, every replica is updated and
+     * available, and no pod of an older revision (one carrying another pool size) is left.
+     */
+    boolean rolledOut(Workload w, InjectionSpec spec, List<String> containers) {
+        LabelSelector selector;
+        boolean controllerDone;
+        if (w.kind() == WorkloadKind.Deployment) {
+            Deployment d = deployments.get(w.name());
+            int want = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+            var st = d.getStatus();
+            controllerDone = st != null && st.getObservedGeneration() != null
+                    && st.getObservedGeneration() >= d.getMetadata().getGeneration()
+                    && n(st.getUpdatedReplicas()) == want && n(st.getReplicas()) == want
+                    && n(st.getAvailableReplicas()) >= want;
+            selector = d.getSpec().getSelector();
+        } else {
+            StatefulSet s = statefulSets.get(w.name());
+            int want = s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas();
+            var st = s.getStatus();
+            controllerDone = st != null && st.getObservedGeneration() != null
+                    && st.getObservedGeneration() >= s.getMetadata().getGeneration()
+                    && Objects.equals(st.getCurrentRevision(), st.getUpdateRevision())
+                    && n(st.getUpdatedReplicas()) == want && n(st.getReadyReplicas()) >= want;
+            selector = s.getSpec().getSelector();
+        }
+        if (!controllerDone || spec == null) {
+            return controllerDone;
+        }
+        String current = Injection.revision(spec, template(w), containers);
+        return pods.stream().filter(p -> selector != null && Workloads.matches(selector, p.getMetadata().getLabels()))
+                .noneMatch(p -> !Objects.equals(current, Injection.podRevision(spec, p.getMetadata(), p.getSpec(), containers)));
+    }
+
+    private static int n(Integer value) {
+        return value == null ? 0 : value;
+    }
+}

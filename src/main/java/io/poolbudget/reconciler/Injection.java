@@ -1,0 +1,183 @@
+package io.poolbudget.reconciler;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.poolbudget.api.v1alpha1.InjectionMode;
+import io.poolbudget.api.v1alpha1.InjectionSpec;
+import io.poolbudget.api.v1alpha1.WorkloadKind;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the operator writes into a workload, as partial objects for server-side apply: only the
+ * fields it owns (its env entries, one pod-template label, the config hash), never replicas or
+ * other variables. Pure: builds and reads objects, talks to no API.
+ */
+public final class Injection {
+    public static final String FIELD_MANAGER = "poolbudget-operator";
+    public static final String POLICY_LABEL = "poolbudget.io/policy";
+    public static final String HASH_ANNOTATION = "poolbudget.io/config-hash";
+    static final String MAX_KEY = "maxPoolSize";
+    static final String MIN_KEY = "minIdle";
+
+    private Injection() {}
+
+    /** The variable names: a preset's, or the explicit ones ({@code minIdle} may be null). */
+    public record EnvNames(String maxPoolSize, String minIdle) {
+        static EnvNames of(InjectionSpec spec) {
+            return spec.getPreset() != null ? new EnvNames(spec.getPreset().maxPoolSizeEnv(), spec.getPreset().minIdleEnv())
+                    : new EnvNames(spec.getMaxPoolSizeEnv(), spec.getMinIdleEnv());
+        }
+    }
+
+    /** The containers to write into; throws naming the missing one when a listed container does not exist. */
+    static List<String> containers(InjectionSpec spec, PodSpec pod) {
+        List<String> present = pod == null ? List.of() : pod.getContainers().stream().map(Container::getName).toList();
+        if (spec.getContainers() == null || spec.getContainers().isEmpty()) {
+            return present;
+        }
+        for (String wanted : spec.getContainers()) {
+            if (!present.contains(wanted)) {
+                throw new IllegalArgumentException("spec.injection.containers names '" + wanted
+                        + "', which this workload does not have (it has " + present + ")");
+            }
+        }
+        return List.copyOf(spec.getContainers());
+    }
+
+    public static String configMapName(WorkloadKind kind, String workload) {
+        String name = "poolbudget-" + kind.name().toLowerCase() + "-" + workload;
+        return name.length() <= 253 ? name : name.substring(0, 240) + "-" + hash(name).substring(0, 12);
+    }
+
+    /** The pool size the pod template carries now: null when any chosen container lacks it. */
+    static Integer appliedSize(InjectionSpec spec, PodTemplateSpec template, List<String> containers, ConfigMap cm) {
+        if (spec.getMode() == InjectionMode.ConfigMap) {
+            String value = cm == null || cm.getData() == null ? null : cm.getData().get(MAX_KEY);
+            return value == null || revision(spec, template, containers) == null ? null : parse(value);
+        }
+        Integer max = null;
+        for (String c : containers) {
+            Integer v = parse(envValue(template.getSpec(), c, EnvNames.of(spec).maxPoolSize()));
+            if (v == null) {
+                return null;
+            }
+            max = max == null ? v : Math.max(max, v);
+        }
+        return max;
+    }
+
+    /**
+     * What tells revisions apart for pool sizing: the size variable of the first chosen container
+     * (Env) or the config-hash annotation (ConfigMap). Pods whose value differs from the template's
+     * belong to an older revision and may hold a different pool.
+     */
+    static String revision(InjectionSpec spec, PodTemplateSpec template, List<String> containers) {
+        if (spec.getMode() == InjectionMode.ConfigMap) {
+            ObjectMeta meta = template.getMetadata();
+            return meta == null || meta.getAnnotations() == null ? null : meta.getAnnotations().get(HASH_ANNOTATION);
+        }
+        return containers.isEmpty() ? null : envValue(template.getSpec(), containers.get(0), EnvNames.of(spec).maxPoolSize());
+    }
+
+    static String podRevision(InjectionSpec spec, ObjectMeta podMeta, PodSpec podSpec, List<String> containers) {
+        return revision(spec, new PodTemplateSpec(podMeta, podSpec), containers);
+    }
+
+    /** The partial workload to apply: the env entries (literal, or referencing the ConfigMap), the label, the hash. */
+    static HasMetadata workloadPatch(WorkloadKind kind, String namespace, String name, String policy, InjectionSpec spec,
+                                     List<String> containers, int size) {
+        EnvNames names = EnvNames.of(spec);
+        boolean viaConfigMap = spec.getMode() == InjectionMode.ConfigMap;
+        String cm = configMapName(kind, name);
+        List<Container> patched = new ArrayList<>();
+        for (String c : containers) {
+            List<EnvVar> env = new ArrayList<>();
+            env.add(envVar(names.maxPoolSize(), MAX_KEY, size, viaConfigMap ? cm : null));
+            if (names.minIdle() != null) {
+                env.add(envVar(names.minIdle(), MIN_KEY, size, viaConfigMap ? cm : null));
+            }
+            patched.add(new ContainerBuilder().withName(c).withEnv(env).build());
+        }
+        var meta = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().addToLabels(POLICY_LABEL, policy);
+        if (viaConfigMap) {
+            meta.addToAnnotations(HASH_ANNOTATION, hash(configMapData(size).toString()).substring(0, 16));
+        }
+        PodTemplateSpec template = new PodTemplateSpecBuilder().withMetadata(meta.build())
+                .withNewSpec().withContainers(patched).endSpec().build();
+        return kind == WorkloadKind.Deployment
+                ? new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                        .withNewSpec().withTemplate(template).endSpec().build()
+                : new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                        .withNewSpec().withTemplate(template).endSpec().build();
+    }
+
+    /** Applying this gives up every field the operator owned in the workload. */
+    static HasMetadata release(WorkloadKind kind, String namespace, String name) {
+        return kind == WorkloadKind.Deployment
+                ? new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build()
+                : new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build();
+    }
+
+    static ConfigMap configMap(WorkloadKind kind, String namespace, String workload, String policy, int size) {
+        return new ConfigMapBuilder().withNewMetadata().withName(configMapName(kind, workload)).withNamespace(namespace)
+                .addToLabels(POLICY_LABEL, policy).addToLabels("app.kubernetes.io/managed-by", FIELD_MANAGER)
+                .endMetadata().withData(configMapData(size)).build();
+    }
+
+    private static Map<String, String> configMapData(int size) {
+        return new java.util.TreeMap<>(Map.of(MAX_KEY, Integer.toString(size), MIN_KEY, Integer.toString(size)));
+    }
+
+    private static EnvVar envVar(String name, String key, int size, String configMap) {
+        var env = new EnvVarBuilder().withName(name);
+        return configMap == null ? env.withValue(Integer.toString(size)).build()
+                : env.withNewValueFrom().withNewConfigMapKeyRef(key, configMap, false).endValueFrom().build();
+    }
+
+    private static String envValue(PodSpec pod, String container, String variable) {
+        if (pod == null) {
+            return null;
+        }
+        return pod.getContainers().stream().filter(c -> Objects.equals(c.getName(), container)).findFirst()
+                .flatMap(c -> c.getEnv() == null ? java.util.Optional.empty()
+                        : c.getEnv().stream().filter(e -> variable.equals(e.getName())).findFirst())
+                .map(e -> e.getValue() != null ? e.getValue()
+                        : e.getValueFrom() != null && e.getValueFrom().getConfigMapKeyRef() != null
+                                ? "configmap:" + e.getValueFrom().getConfigMapKeyRef().getName() : null)
+                .orElse(null);
+    }
+
+    private static Integer parse(String value) {
+        try {
+            return value == null ? null : Integer.valueOf(value.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    static String hash(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.poolbudget.reconciler;
+
+import io.poolbudget.api.v1alpha1.InjectionSpec;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.api.v1alpha1.TargetStatus;
+import io.poolbudget.planning.InvalidPolicyException;
+import io.poolbudget.planning.PolicyPlanner;
+import io.poolbudget.planning.PolicyPlanner.PolicyPlan;
+import io.poolbudget.planning.Workload;
+import io.poolbudget.reconciler.RolloutDecider.Action;
+import io.poolbudget.reconciler.RolloutDecider.Decision;
+import io.poolbudget.sizing.TargetAllocation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One reconcile pass for one PoolPolicy: plan, find conflicts with other policies, decide what may
+ * change now, write that (unless dryRun) and describe every target's state. Reads only the view it
+ * is given; writes only through the writer, and only for targets whose size must change.
+ */
+final class PolicyPass {
+    enum State { Applied, Rolling, Pending, DryRun, Conflict, NotFound, Invalid }
+
+    /** {@code allocation} and {@code workload} are null for a target that resolved to nothing. */
+    record TargetOutcome(String kind, String name, Workload workload, TargetAllocation allocation, Integer applied,
+                         State state, String message, Instant pendingSince, boolean wrote) {}
+
+    /** {@code invalid} is set, and the rest empty, when the spec cannot be planned. */
+    record Result(PolicyPlan plan, InvalidPolicyException invalid, List<TargetOutcome> targets, Duration requeue) {
+        static Result invalid(InvalidPolicyException e) { return new Result(null, e, List.of(), null); }
+    }
+
+    private PolicyPass() {}
+
+    static Result run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, WorkloadWriter writer,
+                      Instant now, Duration window) {
+        PolicyPlan plan;
+        try {
+            plan = PolicyPlanner.plan(policy, view);
+        } catch (InvalidPolicyException e) {
+            return Result.invalid(e);
+        }
+        InjectionSpec injection = policy.getSpec().getInjection();
+        boolean dryRun = Boolean.TRUE.equals(policy.getSpec().getDryRun()) || injection == null;
+        Map<String, String> claimedByOthers = claims(policy, neighbours, view);
+        Map<String, TargetStatus> previous = previousTargets(policy);
+
+        List<TargetOutcome> outcomes = new ArrayList<>();
+        List<Sized> sized = new ArrayList<>();
+        for (int i = 0; i < plan.targets().size(); i++) {
+            Workload w = plan.targets().get(i).workload();
+            TargetAllocation a = plan.allocation().targets().get(i);
+            String other = claimedByOthers.get(w.id());
+            if (other != null) {
+                outcomes.add(outcome(w, a, null, State.Conflict, "also claimed by PoolPolicy " + other
+                        + ": neither policy writes it until one lets it go", null, false));
+                continue;
+            }
+            List<String> containers;
+            try {
+                containers = injection == null ? List.of() : Injection.containers(injection, view.template(w).getSpec());
+            } catch (IllegalArgumentException e) {
+                outcomes.add(outcome(w, a, null, State.Invalid, e.getMessage(), null, false));
+                continue;
+            }
+            Integer applied = injection == null ? null
+                    : Injection.appliedSize(injection, view.template(w), containers, view.configMap(w));
+            TargetStatus before = previous.get(w.id());
+            Instant since = before == null || before.getPendingSince() == null ? null : Instant.parse(before.getPendingSince());
+            sized.add(new Sized(w, a, containers, applied, new RolloutDecider.TargetState(w.id(), a.poolSize(), applied,
+                    view.rolledOut(w, injection, containers), since)));
+        }
+        List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), now, window);
+        for (int i = 0; i < sized.size(); i++) {
+            outcomes.add(act(policy, sized.get(i), decisions.get(i), dryRun, writer));
+        }
+        for (var missing : plan.missing()) {
+            outcomes.add(new TargetOutcome(missing.kind().name(), missing.name(), null, null, null, State.NotFound,
+                    missing.kind() + "/" + missing.name() + " does not exist in this namespace (named by "
+                            + missing.field() + ")", null, false));
+        }
+        return new Result(plan, null, outcomes, dryRun ? null : RolloutDecider.nextCheck(decisions, now, window));
+    }
+
+    private record Sized(Workload workload, TargetAllocation allocation, List<String> containers, Integer applied,
+                         RolloutDecider.TargetState state) {}
+
+    private static TargetOutcome act(PoolPolicy policy, Sized s, Decision d, boolean dryRun, WorkloadWriter writer) {
+        Workload w = s.workload();
+        int size = s.allocation().poolSize();
+        if (dryRun) {
+            String what = d.action() == Action.NONE ? d.reason() : "would " + d.action().name().toLowerCase().replace('_', ' ')
+                    + ": " + d.reason();
+            return outcome(w, s.allocation(), s.applied(), State.DryRun, what, null, false);
+        }
+        return switch (d.action()) {
+            case NONE -> outcome(w, s.allocation(), s.applied(), s.state().rolledOut() ? State.Applied : State.Rolling,
+                    s.state().rolledOut() ? d.reason() : "rolling out", null, false);
+            case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> outcome(w, s.allocation(), s.applied(), State.Pending, d.reason(),
+                    d.pendingSince(), false);
+            case APPLY -> {
+                var injection = policy.getSpec().getInjection();
+                String problem = null;
+                if (injection.getMode() == io.poolbudget.api.v1alpha1.InjectionMode.ConfigMap) {
+                    problem = writer.apply(Injection.configMap(w.kind(), w.namespace(), w.name(),
+                            policy.getMetadata().getName(), size));
+                }
+                if (problem == null) {
+                    problem = writer.apply(Injection.workloadPatch(w.kind(), w.namespace(), w.name(),
+                            policy.getMetadata().getName(), injection, s.containers(), size));
+                }
+                yield problem == null ? outcome(w, s.allocation(), size, State.Rolling, d.reason(), null, true)
+                        : outcome(w, s.allocation(), s.applied(), State.Conflict, problem, null, false);
+            }
+        };
+    }
+
+    private static TargetOutcome outcome(Workload w, TargetAllocation a, Integer applied, State state, String message,
+                                         Instant pendingSince, boolean wrote) {
+        return new TargetOutcome(w.kind().name(), w.name(), w, a, applied, state, message, pendingSince, wrote);
+    }
+
+    /** Workloads other live policies in the namespace claim, by id, with the first claimant's name. */
+    private static Map<String, String> claims(PoolPolicy self, Collection<PoolPolicy> neighbours, ClusterView view) {
+        Map<String, String> claimed = new HashMap<>();
+        for (PoolPolicy other : neighbours) {
+            if (other.getMetadata().getName().equals(self.getMetadata().getName())
+                    || other.getMetadata().getDeletionTimestamp() != null) {
+                continue;
+            }
+            try {
+                for (var t : PolicyPlanner.plan(other, view).targets()) {
+                    claimed.merge(t.workload().id(), other.getMetadata().getName(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
+                }
+            } catch (InvalidPolicyException e) {
+                // an invalid neighbour claims nothing; it reports its own problem
+            }
+        }
+        return claimed;
+    }
+
+    private static Map<String, TargetStatus> previousTargets(PoolPolicy policy) {
+        Map<String, TargetStatus> byId = new HashMap<>();
+        if (policy.getStatus() != null && policy.getStatus().getTargets() != null) {
+            policy.getStatus().getTargets().forEach(t -> byId.put(t.getKind() + "/" + t.getName(), t));
+        }
+        return byId;
+    }
+}

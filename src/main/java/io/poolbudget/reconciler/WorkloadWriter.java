@@ -1,0 +1,55 @@
+package io.poolbudget.reconciler;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+/** The operator's only writes to workloads: server-side apply under its own field manager. */
+interface WorkloadWriter {
+
+    /** Applies a partial object; returns null, or the reason another field manager blocks it. */
+    String apply(HasMetadata partial);
+
+    String apply(ConfigMap configMap);
+
+    void deleteConfigMap(String namespace, String name);
+
+    /** The writer the operator uses. */
+    static WorkloadWriter serverSideApply(KubernetesClient client) {
+        return new WorkloadWriter() {
+            @Override
+            public String apply(HasMetadata partial) {
+                try {
+                    client.resource(partial).fieldManager(Injection.FIELD_MANAGER).serverSideApply();
+                    return null;
+                } catch (KubernetesClientException e) {
+                    // 409: a field we would set belongs to another manager (the user's manifest sets the same
+                    // variable, say). Taking it by force would start a tug of war; report it instead. Other
+                    // errors propagate, so the reconcile is retried.
+                    if (e.getCode() == 409) {
+                        return conflictMessage(partial, e);
+                    }
+                    throw e;
+                }
+            }
+
+            @Override
+            public String apply(ConfigMap configMap) {
+                return apply((HasMetadata) configMap);
+            }
+
+            @Override
+            public void deleteConfigMap(String namespace, String name) {
+                client.configMaps().inNamespace(namespace).withName(name).delete();
+            }
+        };
+    }
+
+    private static String conflictMessage(HasMetadata partial, KubernetesClientException e) {
+        String detail = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+        return partial.getKind() + "/" + partial.getMetadata().getName() + ": another field manager owns a field the "
+                + "operator would set (" + detail + "). Remove that field from your manifest, or pick other "
+                + "variable names in spec.injection.";
+    }
+}
