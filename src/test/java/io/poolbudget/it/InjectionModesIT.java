@@ -1,0 +1,107 @@
+package io.poolbudget.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Env and ConfigMap modes each roll the workload for real; a pass with nothing to change writes nothing. */
+class InjectionModesIT extends OperatorTestBase {
+
+    @BeforeAll
+    static void start() {
+        startOperator("injection", "0s");
+    }
+
+    private static String policy(String cores, String mode) {
+        return """
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: db}
+                spec:
+                  database: {cores: %s}
+                  injection: {preset: hikari-env, mode: %s}
+                  targets: [{name: web}]
+                """.formatted(cores, mode);
+    }
+
+    @Test
+    void envModeRollsThePodsAndTouchesNothingElse() {
+        create(deployment("web", 3, Map.of()));
+        awaitRolledOut("web");
+        // peak pods 3 + 1 surge + 1 terminating = 5; budget 10 × 2 = 20 -> pool size 4
+        applyPolicy(policy("10", "Env"));
+        awaitPolicy("db", targetState("web", "Applied", 4));
+        awaitRolledOut("web");
+
+        var web = deployment("web");
+        assertThat(web.getSpec().getReplicas()).isEqualTo(3);
+        assertThat(web.getMetadata().getGeneration()).isEqualTo(2L); // one template change: one rollout
+        assertThat(templateEnv("web", "DATABASE_URL")).isEqualTo("jdbc:postgresql://db/app");
+        assertThat(livePods("web")).hasSize(3).allSatisfy(p -> {
+            assertThat(env(p.getSpec().getContainers().get(0).getEnv(), MAX)).isEqualTo("4");
+            assertThat(env(p.getSpec().getContainers().get(0).getEnv(), MIN)).isEqualTo("4");
+        });
+        assertThat(client.apps().replicaSets().inNamespace(ns).list().getItems()).hasSize(2);
+        assertThat(web.getMetadata().getManagedFields()).anySatisfy(f -> {
+            assertThat(f.getManager()).isEqualTo("poolbudget-operator");
+            assertThat(f.getOperation()).isEqualTo("Apply");
+        });
+    }
+
+    @Test
+    void aPassWithNothingToChangeWritesNothing() throws InterruptedException {
+        create(deployment("web", 3, Map.of()));
+        applyPolicy(policy("10", "Env"));
+        var settled = awaitPolicy("db", targetState("web", "Applied", 4));
+        awaitRolledOut("web");
+        String webVersion = deployment("web").getMetadata().getResourceVersion();
+        String policyVersion = client.resources(PoolPolicy.class).inNamespace(ns).withName("db").get()
+                .getMetadata().getResourceVersion();
+        // Another Deployment in the namespace changes: the policy is reconciled again, with nothing to do.
+        create(deployment("unrelated", 1, Map.of()));
+        awaitRolledOut("unrelated");
+        client.apps().deployments().inNamespace(ns).withName("unrelated").scale(2);
+        awaitRolledOut("unrelated");
+        TimeUnit.SECONDS.sleep(3);
+        assertThat(deployment("web").getMetadata().getResourceVersion()).isEqualTo(webVersion);
+        assertThat(client.resources(PoolPolicy.class).inNamespace(ns).withName("db").get().getMetadata()
+                .getResourceVersion()).as("status not rewritten").isEqualTo(policyVersion);
+        assertThat(settled.getStatus().getTargets()).hasSize(1);
+    }
+
+    @Test
+    void configMapModeRollsThePodsWhenTheValueChanges() {
+        create(deployment("web", 3, Map.of()));
+        applyPolicy(policy("10", "ConfigMap"));
+        awaitPolicy("db", targetState("web", "Applied", 4));
+        awaitRolledOut("web");
+        var cm = client.configMaps().inNamespace(ns).withName("poolbudget-deployment-web").get();
+        assertThat(cm.getData()).containsEntry("maxPoolSize", "4").containsEntry("minIdle", "4");
+        String firstHash = deployment("web").getSpec().getTemplate().getMetadata().getAnnotations()
+                .get("poolbudget.io/config-hash");
+        assertThat(firstHash).isNotBlank();
+        assertThat(livePods("web")).hasSize(3).allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0).getEnv())
+                .anySatisfy(e -> {
+                    assertThat(e.getName()).isEqualTo(MAX);
+                    assertThat(e.getValueFrom().getConfigMapKeyRef().getName()).isEqualTo("poolbudget-deployment-web");
+                }));
+        long generation = deployment("web").getMetadata().getGeneration();
+
+        // A smaller database: budget 10 -> size 2. The ConfigMap changes and so does the hash: a new rollout.
+        applyPolicy(policy("5", "ConfigMap"));
+        awaitPolicy("db", targetState("web", "Applied", 2));
+        awaitRolledOut("web");
+        assertThat(client.configMaps().inNamespace(ns).withName("poolbudget-deployment-web").get().getData())
+                .containsEntry("maxPoolSize", "2");
+        assertThat(deployment("web").getSpec().getTemplate().getMetadata().getAnnotations()
+                .get("poolbudget.io/config-hash")).isNotEqualTo(firstHash);
+        assertThat(deployment("web").getMetadata().getGeneration()).isEqualTo(generation + 1);
+        assertThat(client.apps().replicaSets().inNamespace(ns).list().getItems()).extracting(ReplicaSet::getMetadata)
+                .hasSize(3);
+    }
+}

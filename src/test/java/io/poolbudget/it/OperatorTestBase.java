@@ -1,0 +1,132 @@
+package io.poolbudget.it;
+
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.api.v1alpha1.TargetStatus;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Cluster ITs that run the packaged operator: one operator process per test class (started by
+ * {@link #startOperator}), a fresh namespace per test, and helpers to build workloads and read
+ * what the operator did.
+ */
+@ExtendWith(ClusterCondition.class)
+abstract class OperatorTestBase {
+    static final String MAX = "HIKARI_MAXIMUM_POOL_SIZE";
+    static final String MIN = "HIKARI_MINIMUM_IDLE";
+    private static final List<String> namespaces = new ArrayList<>();
+    static KubernetesClient client;
+    static OperatorProcess operator;
+
+    String ns;
+
+    /** Call from a {@code @BeforeAll} of the test class, with its stabilisation window (e.g. "0s"). */
+    static void startOperator(String name, String window) {
+        var cluster = TestCluster.get();
+        client = cluster.client();
+        ClusterFixture.installCrds(client);
+        operator = OperatorProcess.start(cluster, name, Map.of("POOLBUDGET_STABILIZATION_WINDOW", window));
+    }
+
+    @AfterAll
+    static void stopOperator() {
+        if (operator != null) {
+            operator.stop();
+            operator = null;
+        }
+        if (client != null) {
+            ClusterFixture.deleteNamespaces(client, namespaces);
+            namespaces.clear();
+        }
+    }
+
+    @BeforeEach
+    void namespace() {
+        ns = ClusterFixture.createNamespace(client, "it-" + getClass().getSimpleName().toLowerCase().replace("it", ""));
+        namespaces.add(ns);
+    }
+
+    /** A Deployment of pause containers; RollingUpdate maxSurge 1, maxUnavailable 0 (peak = replicas + 2). */
+    static Deployment deployment(String name, int replicas, Map<String, String> labels) {
+        return new DeploymentBuilder()
+                .withNewMetadata().withName(name).withLabels(labels).endMetadata()
+                .withNewSpec().withReplicas(replicas)
+                .withNewSelector().withMatchLabels(Map.of("app", name)).endSelector()
+                .withNewStrategy().withType("RollingUpdate").withNewRollingUpdate()
+                .withNewMaxSurge(1).withNewMaxUnavailable(0).endRollingUpdate().endStrategy()
+                .withNewTemplate().withNewMetadata().withLabels(Map.of("app", name)).endMetadata()
+                .withNewSpec().addNewContainer().withName("app").withImage("registry.k8s.io/pause:3.10")
+                .addNewEnv().withName("DATABASE_URL").withValue("jdbc:postgresql://db/app").endEnv()
+                .endContainer().endSpec().endTemplate().endSpec().build();
+    }
+
+    <T extends HasMetadata> T create(T resource) {
+        return client.resource(resource).inNamespace(ns).create();
+    }
+
+    PoolPolicy applyPolicy(String yaml) {
+        var policy = client.resources(PoolPolicy.class)
+                .load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).item();
+        policy.getMetadata().setNamespace(ns);
+        return client.resource(policy).inNamespace(ns).serverSideApply();
+    }
+
+    PoolPolicy awaitPolicy(String name, Predicate<PoolPolicy> condition) {
+        return client.resources(PoolPolicy.class).inNamespace(ns).withName(name)
+                .waitUntilCondition(p -> p != null && p.getStatus() != null && condition.test(p), 90, TimeUnit.SECONDS);
+    }
+
+    static TargetStatus target(PoolPolicy p, String name) {
+        return p.getStatus().getTargets().stream().filter(t -> t.getName().equals(name)).findFirst().orElse(null);
+    }
+
+    static Predicate<PoolPolicy> targetState(String name, String state, int size) {
+        return p -> {
+            var t = target(p, name);
+            return t != null && state.equals(t.getState()) && Integer.valueOf(size).equals(t.getPoolSize())
+                    && Integer.valueOf(size).equals(t.getAppliedPoolSize());
+        };
+    }
+
+    Deployment deployment(String name) {
+        return client.apps().deployments().inNamespace(ns).withName(name).get();
+    }
+
+    /** The value of an env var in the Deployment's pod template (first container), or null. */
+    String templateEnv(String deployment, String variable) {
+        return env(deployment(deployment).getSpec().getTemplate().getSpec().getContainers().get(0).getEnv(), variable);
+    }
+
+    static String env(List<EnvVar> env, String variable) {
+        return env == null ? null : env.stream().filter(e -> e.getName().equals(variable)).map(EnvVar::getValue)
+                .findFirst().orElse(null);
+    }
+
+    List<Pod> livePods(String app) {
+        return client.pods().inNamespace(ns).withLabel("app", app).list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+    }
+
+    void awaitRolledOut(String name) {
+        client.apps().deployments().inNamespace(ns).withName(name).waitUntilCondition(d -> d.getStatus() != null
+                && d.getStatus().getObservedGeneration() != null
+                && d.getStatus().getObservedGeneration() >= d.getMetadata().getGeneration()
+                && d.getSpec().getReplicas().equals(d.getStatus().getUpdatedReplicas())
+                && d.getSpec().getReplicas().equals(d.getStatus().getReadyReplicas())
+                && d.getSpec().getReplicas().equals(d.getStatus().getReplicas()), 90, TimeUnit.SECONDS);
+    }
+}
