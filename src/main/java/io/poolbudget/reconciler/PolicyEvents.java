@@ -3,6 +3,8 @@ package io.poolbudget.reconciler;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.jboss.logging.Logger;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import java.time.Instant;
@@ -16,6 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * problem when it appears or changes (not on every pass, so a standing problem does not spam).
  */
 final class PolicyEvents {
+    private static final Logger LOG = Logger.getLogger(PolicyEvents.class);
     static final String APPLIED = "PoolSizeApplied";
     static final String RELEASED = "PoolSizeReleased";
 
@@ -61,6 +64,13 @@ final class PolicyEvents {
                 .withNewSource().withComponent(Injection.FIELD_MANAGER).endSource()
                 .withReportingComponent(Injection.FIELD_MANAGER).withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
                 .build();
-        client.v1().events().inNamespace(meta.getNamespace()).resource(event).create();
+        try {
+            client.v1().events().inNamespace(meta.getNamespace()).resource(event).create();
+        } catch (KubernetesClientException e) {
+            // Events are best effort, as client-go's recorder makes them: one that cannot be recorded
+            // (a terminating namespace, a throttled API server) must not fail the reconcile.
+            LOG.warnf("could not record event %s on PoolPolicy %s/%s: %s", reason, meta.getNamespace(), meta.getName(),
+                    e.getMessage());
+        }
     }
 }

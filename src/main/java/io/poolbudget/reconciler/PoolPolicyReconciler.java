@@ -99,6 +99,9 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
                 informer(context, Deployment.class, namespacePolicies, null),
                 informer(context, StatefulSet.class, namespacePolicies, null),
                 informer(context, HorizontalPodAutoscaler.class, namespacePolicies, null),
+                // Claims span policies: when one appears, changes or goes, its neighbours must look again
+                // (a conflict appears or clears for both).
+                informer(context, PoolPolicy.class, namespacePolicies, null),
                 // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster.
                 informer(context, Pod.class, labelledPolicy, Injection.POLICY_LABEL),
                 informer(context, ConfigMap.class, labelledPolicy, Injection.POLICY_LABEL));

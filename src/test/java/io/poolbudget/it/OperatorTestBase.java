@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.TargetStatus;
 import java.io.ByteArrayInputStream;
@@ -85,9 +87,18 @@ abstract class OperatorTestBase {
         return client.resource(policy).inNamespace(ns).serverSideApply();
     }
 
+    /** Waits up to 90 s; on time-out fails with the status last seen, so a CI log explains itself. */
     PoolPolicy awaitPolicy(String name, Predicate<PoolPolicy> condition) {
-        return client.resources(PoolPolicy.class).inNamespace(ns).withName(name)
-                .waitUntilCondition(p -> p != null && p.getStatus() != null && condition.test(p), 90, TimeUnit.SECONDS);
+        var resource = client.resources(PoolPolicy.class).inNamespace(ns).withName(name);
+        try {
+            return resource.waitUntilCondition(p -> p != null && p.getStatus() != null && condition.test(p), 90,
+                    TimeUnit.SECONDS);
+        } catch (KubernetesClientTimeoutException e) {
+            var last = resource.get();
+            throw new AssertionError("PoolPolicy " + ns + "/" + name + " did not reach the expected state in 90 s; "
+                    + "its status: " + (last == null ? "(gone)" : Serialization.asYaml(last.getStatus()))
+                    + "operator log: " + operator.log(), e);
+        }
     }
 
     static TargetStatus target(PoolPolicy p, String name) {

@@ -1,0 +1,64 @@
+package io.poolbudget.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Deleting a PoolPolicy: Retain leaves the last values; Remove takes back everything the operator set. */
+class DeletionPolicyIT extends OperatorTestBase {
+
+    @BeforeAll
+    static void start() {
+        startOperator("deletion", "0s");
+    }
+
+    private void applyAndDelete(String deletionPolicy, String mode) {
+        create(deployment("web", 2, Map.of()));
+        applyPolicy("""
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: db}
+                spec:
+                  deletionPolicy: %s
+                  database: {cores: 8}
+                  injection: {preset: hikari-env, mode: %s}
+                  targets: [{name: web}]
+                """.formatted(deletionPolicy, mode));
+        awaitPolicy("db", targetState("web", "Applied", 4));
+        awaitRolledOut("web");
+        client.resources(PoolPolicy.class).inNamespace(ns).withName("db").delete();
+        client.resources(PoolPolicy.class).inNamespace(ns).withName("db").waitUntilCondition(p -> p == null, 60, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void retainLeavesTheLastValues() {
+        applyAndDelete("Retain", "Env");
+        assertThat(templateEnv("web", MAX)).isEqualTo("4");
+        assertThat(templateEnv("web", MIN)).isEqualTo("4");
+    }
+
+    @Test
+    void removeTakesBackEverythingTheOperatorSet() {
+        applyAndDelete("Remove", "Env");
+        awaitRolledOut("web");
+        var template = deployment("web").getSpec().getTemplate();
+        assertThat(templateEnv("web", MAX)).isNull();
+        assertThat(templateEnv("web", MIN)).isNull();
+        assertThat(templateEnv("web", "DATABASE_URL")).as("the user's own variable stays").isEqualTo("jdbc:postgresql://db/app");
+        assertThat(template.getMetadata().getLabels()).doesNotContainKey("poolbudget.io/policy").containsEntry("app", "web");
+        assertThat(deployment("web").getSpec().getReplicas()).isEqualTo(2);
+    }
+
+    @Test
+    void removeDeletesTheConfigMapToo() {
+        applyAndDelete("Remove", "ConfigMap");
+        assertThat(client.configMaps().inNamespace(ns).withName("poolbudget-deployment-web").get()).isNull();
+        assertThat(deployment("web").getSpec().getTemplate().getMetadata().getAnnotations())
+                .doesNotContainKey("poolbudget.io/config-hash");
+        assertThat(templateEnv("web", MAX)).isNull();
+    }
+}

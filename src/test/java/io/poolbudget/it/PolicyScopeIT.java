@@ -1,0 +1,127 @@
+package io.poolbudget.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Event;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Which workloads a policy writes: selector matches, conflicts between policies, dry runs. */
+class PolicyScopeIT extends OperatorTestBase {
+
+    @BeforeAll
+    static void start() {
+        startOperator("scope", "0s");
+    }
+
+    @Test
+    void aSelectorPicksUpANewDeployment() {
+        create(deployment("x", 2, Map.of("db", "orders")));
+        create(deployment("other", 2, Map.of("db", "billing")));
+        // x: 2 + 1 + 1 = 4 peak pods; budget 8 × 2 = 16 -> size 4
+        applyPolicy("""
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: orders}
+                spec:
+                  database: {cores: 8}
+                  injection: {preset: hikari-env}
+                  targets: [{selector: {matchLabels: {db: orders}}}]
+                """);
+        awaitPolicy("orders", targetState("x", "Applied", 4));
+        create(deployment("y", 2, Map.of("db", "orders")));
+        // two targets of 4 peak pods share 16 -> 2 each; x shrinks, y gets its first size
+        var both = awaitPolicy("orders", targetState("x", "Applied", 2).and(targetState("y", "Applied", 2)));
+        assertThat(both.getStatus().getTargetCount()).isEqualTo(2);
+        assertThat(templateEnv("other", MAX)).as("a non-matching Deployment is left alone").isNull();
+    }
+
+    @Test
+    void aWorkloadClaimedByTwoPoliciesIsWrittenByNeither() {
+        String policy = """
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: %s}
+                spec:
+                  database: {cores: 8}
+                  injection: {preset: hikari-env}
+                  targets: [%s]
+                """;
+        applyPolicy(policy.formatted("first", "{name: web}"));
+        applyPolicy(policy.formatted("second", "{selector: {matchLabels: {tier: web}}}"));
+        create(deployment("web", 2, Map.of("tier", "web")));
+        for (String[] pair : new String[][] {{"first", "second"}, {"second", "first"}}) {
+            var p = awaitPolicy(pair[0], q -> target(q, "web") != null && "Conflict".equals(target(q, "web").getState()));
+            assertThat(target(p, "web").getMessage()).contains("also claimed by PoolPolicy " + pair[1]);
+            assertThat(p.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Conflict"))
+                    .extracting(Condition::getStatus).containsExactly("True");
+        }
+        assertThat(templateEnv("web", MAX)).isNull();
+        assertThat(client.v1().events().inNamespace(ns).list().getItems()).extracting(Event::getReason).contains("Conflict");
+
+        client.resources(PoolPolicy.class).inNamespace(ns).withName("second").delete();
+        awaitPolicy("first", targetState("web", "Applied", 4));
+        assertThat(templateEnv("web", MAX)).isEqualTo("4");
+    }
+
+    @Test
+    void aDryRunComputesAndReportsButTouchesNothing() throws InterruptedException {
+        create(deployment("web", 2, Map.of()));
+        awaitRolledOut("web");
+        String version = deployment("web").getMetadata().getResourceVersion();
+        applyPolicy("""
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: preview}
+                spec:
+                  dryRun: true
+                  database: {cores: 8}
+                  injection: {preset: hikari-env}
+                  targets: [{name: web}]
+                """);
+        var p = awaitPolicy("preview", q -> target(q, "web") != null && "DryRun".equals(target(q, "web").getState()));
+        assertThat(target(p, "web").getPoolSize()).isEqualTo(4);
+        assertThat(target(p, "web").getMessage()).contains("would apply");
+        assertThat(p.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready"))
+                .extracting(Condition::getReason).containsExactly("DryRun");
+        TimeUnit.SECONDS.sleep(2);
+        assertThat(deployment("web").getMetadata().getResourceVersion()).isEqualTo(version);
+        assertThat(client.configMaps().inNamespace(ns).withLabel("poolbudget.io/policy").list().getItems()).isEmpty();
+    }
+
+    @Test
+    void whatTheSchemaCannotCatchIsReportedAsAConditionAndAnEvent() throws InterruptedException {
+        create(deployment("web", 2, Map.of()));
+        awaitRolledOut("web");
+        String version = deployment("web").getMetadata().getResourceVersion();
+        applyPolicy("""
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: db}
+                spec:
+                  database: {cores: 8}
+                  injection: {preset: hikari-env, containers: [sidecar]}
+                  targets: [{name: web}]
+                """);
+        var p = awaitPolicy("db", q -> target(q, "web") != null && "Invalid".equals(target(q, "web").getState()));
+        assertThat(target(p, "web").getMessage())
+                .isEqualTo("spec.injection.containers names 'sidecar', which this workload does not have (it has [app])");
+        assertThat(p.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement()
+                .satisfies(c -> {
+                    assertThat(c.getStatus()).isEqualTo("False");
+                    assertThat(c.getReason()).isEqualTo("TargetProblem");
+                });
+        assertThat(client.v1().events().inNamespace(ns).list().getItems())
+                .anySatisfy(e -> {
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getReason()).isEqualTo("TargetProblem");
+                    assertThat(e.getInvolvedObject().getName()).isEqualTo("db");
+                });
+        TimeUnit.SECONDS.sleep(1);
+        assertThat(deployment("web").getMetadata().getResourceVersion()).isEqualTo(version);
+    }
+}

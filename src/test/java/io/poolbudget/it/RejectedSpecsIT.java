@@ -1,0 +1,75 @@
+package io.poolbudget.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The API server rejects what the CRD's schema and CEL rules catch, with a message naming the field. */
+@ExtendWith(ClusterCondition.class)
+class RejectedSpecsIT {
+    private static final List<String> namespaces = new ArrayList<>();
+    private static KubernetesClient client;
+    private static String ns;
+
+    @BeforeAll
+    static void install() {
+        client = TestCluster.get().client();
+        ClusterFixture.installCrds(client);
+        ns = ClusterFixture.createNamespace(client, "it-rejected");
+        namespaces.add(ns);
+    }
+
+    @AfterAll
+    static void cleanUp() {
+        if (client != null) {
+            ClusterFixture.deleteNamespaces(client, namespaces);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            zero cores                 | ok   | {cores: 0}                                 | {preset: hikari-env} | [{name: a}]                            | spec.database.cores: Invalid value: 0: spec.database.cores in body should be greater than or equal to 1
+            negative spindles          | ok   | {cores: 2, effectiveSpindles: -1}          | {preset: hikari-env} | [{name: a}]                            | spec.database.effectiveSpindles
+            reserved at maxConnections | ok   | {cores: 2, maxConnections: 10, reservedConnections: 10} | {preset: hikari-env} | [{name: a}]  | database.reservedConnections must be below database.maxConnections
+            no database                | ok   |                                            | {preset: hikari-env} | [{name: a}]                            | spec.database: Required value
+            no targets                 | ok   | {cores: 2}                                 | {preset: hikari-env} | []                                     | spec.targets: Invalid value: 0: spec.targets in body should have at least 1 items
+            name and selector          | ok   | {cores: 2}                                 | {preset: hikari-env} | [{name: a, selector: {}}]              | set exactly one of targets[].name or targets[].selector
+            neither name nor selector  | ok   | {cores: 2}                                 | {preset: hikari-env} | [{weight: 2}]                          | set exactly one of targets[].name or targets[].selector
+            min above max              | ok   | {cores: 2}                                 | {preset: hikari-env} | [{name: a, minPoolSize: 5, maxPoolSize: 2}] | targets[].minPoolSize must not exceed targets[].maxPoolSize
+            zero weight                | ok   | {cores: 2}                                 | {preset: hikari-env} | [{name: a, weight: 0}]                 | spec.targets[0].weight: Invalid value: 0
+            unknown kind               | ok   | {cores: 2}                                 | {preset: hikari-env} | [{name: a, kind: DaemonSet}]           | spec.targets[0].kind: Unsupported value: "DaemonSet"
+            fixed without replicas     | ok   | {cores: 2}                                 | {preset: hikari-env} | [{name: a, basis: Fixed}]              | targets[].fixedReplicas is required with basis Fixed
+            unknown preset             | ok   | {cores: 2}                                 | {preset: spring-boot-c3p0} | [{name: a}]                      | spec.injection.preset: Unsupported value: "spring-boot-c3p0"
+            preset and explicit names  | ok   | {cores: 2}                                 | {preset: hikari-env, maxPoolSizeEnv: POOL} | [{name: a}]      | set exactly one of injection.preset or injection.maxPoolSizeEnv
+            bad variable name          | ok   | {cores: 2}                                 | {maxPoolSizeEnv: 'pool size'} | [{name: a}]                   | spec.injection.maxPoolSizeEnv
+            unknown mode               | ok   | {cores: 2}                                 | {preset: hikari-env, mode: Volume} | [{name: a}]              | spec.injection.mode: Unsupported value: "Volume"
+            no injection               | ok   | {cores: 2}                                 |                      | [{name: a}]                            | spec.injection is required unless spec.dryRun is true
+            name too long              | long | {cores: 2}                                 | {preset: hikari-env} | [{name: a}]                            | metadata.name must be at most 63 characters
+            """)
+    void badSpecsAreRejectedNamingTheField(String title, String name, String database, String injection, String targets,
+                                           String message) {
+        String yaml = "apiVersion: poolbudget.io/v1alpha1\nkind: PoolPolicy\nmetadata: {name: "
+                + ("long".equals(name) ? "p".repeat(64) : "p" + Math.abs(title.hashCode())) + "}\nspec:\n"
+                + (database == null ? "" : "  database: " + database + "\n")
+                + (injection == null ? "" : "  injection: " + injection + "\n")
+                + "  targets: " + targets + "\n";
+        // Sent as raw YAML, as kubectl would: the typed client would refuse unknown enum values itself.
+        var policy = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
+        var rejected = catchThrowableOfType(KubernetesClientException.class, () -> client
+                .genericKubernetesResources("poolbudget.io/v1alpha1", "PoolPolicy").inNamespace(ns).resource(policy).create());
+        assertThat(rejected).as(title + " was accepted").isNotNull();
+        assertThat(rejected.getCode()).isEqualTo(422);
+        assertThat(rejected.getStatus().getMessage()).contains(message);
+    }
+}
