@@ -1,6 +1,8 @@
 package io.poolbudget.it;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -8,6 +10,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -37,6 +40,20 @@ public final class ClusterFixture {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + committedCrds() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** A Deployment of pause containers; RollingUpdate maxSurge 1, maxUnavailable 0 (peak = replicas + 2). */
+    public static Deployment deployment(String name, int replicas, Map<String, String> labels) {
+        return new DeploymentBuilder()
+                .withNewMetadata().withName(name).withLabels(labels).endMetadata()
+                .withNewSpec().withReplicas(replicas)
+                .withNewSelector().withMatchLabels(Map.of("app", name)).endSelector()
+                .withNewStrategy().withType("RollingUpdate").withNewRollingUpdate()
+                .withNewMaxSurge(1).withNewMaxUnavailable(0).endRollingUpdate().endStrategy()
+                .withNewTemplate().withNewMetadata().withLabels(Map.of("app", name)).endMetadata()
+                .withNewSpec().addNewContainer().withName("app").withImage("registry.k8s.io/pause:3.10")
+                .addNewEnv().withName("DATABASE_URL").withValue("jdbc:postgresql://db/app").endEnv()
+                .endContainer().endSpec().endTemplate().endSpec().build();
     }
 
     /** Creates a namespace with a unique name starting with {@code prefix}. */

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -57,7 +55,7 @@ class LocalClusterIT {
         String ns = ClusterFixture.createNamespace(client, "it-cluster");
         namespaces.add(ns);
         var deployments = client.apps().deployments().inNamespace(ns);
-        deployments.resource(deployment("web", 3)).create();
+        deployments.resource(ClusterFixture.deployment("web", 3, Map.of())).create();
         awaitRolledOut(ns, "web", 1);
 
         // Count pods that exist at once during the rollout: maxSurge 1 / maxUnavailable 0 means a
@@ -99,18 +97,5 @@ class LocalClusterIT {
                 && d.getSpec().getReplicas().equals(d.getStatus().getUpdatedReplicas())
                 && d.getSpec().getReplicas().equals(d.getStatus().getReadyReplicas())
                 && d.getSpec().getReplicas().equals(d.getStatus().getReplicas()), 90, TimeUnit.SECONDS);
-    }
-
-    static Deployment deployment(String name, int replicas) {
-        return new DeploymentBuilder()
-                .withNewMetadata().withName(name).endMetadata()
-                .withNewSpec().withReplicas(replicas)
-                .withNewSelector().withMatchLabels(Map.of("app", name)).endSelector()
-                .withNewStrategy().withType("RollingUpdate").withNewRollingUpdate()
-                .withNewMaxSurge(1).withNewMaxUnavailable(0).endRollingUpdate().endStrategy()
-                .withNewTemplate().withNewMetadata().withLabels(Map.of("app", name)).endMetadata()
-                .withNewSpec().addNewContainer().withName("app").withImage("registry.k8s.io/pause:3.10")
-                .endContainer().endSpec().endTemplate()
-                .endSpec().build();
     }
 }

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -62,18 +61,8 @@ abstract class OperatorTestBase {
         namespaces.add(ns);
     }
 
-    /** A Deployment of pause containers; RollingUpdate maxSurge 1, maxUnavailable 0 (peak = replicas + 2). */
     static Deployment deployment(String name, int replicas, Map<String, String> labels) {
-        return new DeploymentBuilder()
-                .withNewMetadata().withName(name).withLabels(labels).endMetadata()
-                .withNewSpec().withReplicas(replicas)
-                .withNewSelector().withMatchLabels(Map.of("app", name)).endSelector()
-                .withNewStrategy().withType("RollingUpdate").withNewRollingUpdate()
-                .withNewMaxSurge(1).withNewMaxUnavailable(0).endRollingUpdate().endStrategy()
-                .withNewTemplate().withNewMetadata().withLabels(Map.of("app", name)).endMetadata()
-                .withNewSpec().addNewContainer().withName("app").withImage("registry.k8s.io/pause:3.10")
-                .addNewEnv().withName("DATABASE_URL").withValue("jdbc:postgresql://db/app").endEnv()
-                .endContainer().endSpec().endTemplate().endSpec().build();
+        return ClusterFixture.deployment(name, replicas, labels);
     }
 
     <T extends HasMetadata> T create(T resource) {
