@@ -3,6 +3,7 @@ package io.poolbudget.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -103,5 +104,29 @@ class InjectionModesIT extends OperatorTestBase {
         assertThat(deployment("web").getMetadata().getGeneration()).isEqualTo(generation + 1);
         assertThat(client.apps().replicaSets().inNamespace(ns).list().getItems()).extracting(ReplicaSet::getMetadata)
                 .hasSize(3);
+    }
+
+    @Test
+    void aStatefulSetRollsItsPodsOneByOne() {
+        var web = deployment("ledger", 2, Map.of());
+        create(new StatefulSetBuilder().withNewMetadata().withName("ledger").endMetadata()
+                .withNewSpec().withReplicas(2).withServiceName("ledger").withSelector(web.getSpec().getSelector())
+                .withTemplate(web.getSpec().getTemplate()).endSpec().build());
+        // a StatefulSet never overlaps old and new pods: 2 peak pods; budget 8 × 2 = 16 -> size 8
+        applyPolicy("""
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: db}
+                spec:
+                  database: {cores: 8}
+                  injection: {preset: hikari-env}
+                  targets: [{name: ledger, kind: StatefulSet}]
+                """);
+        var p = awaitPolicy("db", targetState("ledger", "Applied", 8));
+        assertThat(target(p, "ledger").getPeakPods()).isEqualTo(2);
+        var ledger = client.apps().statefulSets().inNamespace(ns).withName("ledger").get();
+        assertThat(ledger.getStatus().getCurrentRevision()).isEqualTo(ledger.getStatus().getUpdateRevision());
+        assertThat(client.pods().inNamespace(ns).withLabel("app", "ledger").list().getItems()).hasSize(2)
+                .allSatisfy(pod -> assertThat(env(pod.getSpec().getContainers().get(0).getEnv(), MAX)).isEqualTo("8"));
     }
 }
