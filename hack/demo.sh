@@ -42,13 +42,17 @@ echo "operator running (pid $(cat "$DEMO/operator.pid")), log $DEMO/operator.log
 step "4/5 applying examples/ to namespace $NS"
 kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
 kubectl apply -n "$NS" -f examples/workloads.yaml -f examples/poolpolicy.yaml
-kubectl rollout status -n "$NS" deployment --timeout=90s >/dev/null
 kubectl wait -n "$NS" --for=condition=Ready poolpolicy --all --timeout=60s >/dev/null
+# The operator writes the pool sizes, which rolls the Deployments; wait until that has settled.
+kubectl wait -n "$NS" --for=condition=RolloutInProgress=false poolpolicy --all --timeout=120s >/dev/null
+kubectl rollout status -n "$NS" deployment --timeout=90s >/dev/null
 
 step "5/5 result"
-kubectl get -n "$NS" deployments
-echo
 kubectl get -n "$NS" poolpolicies
+echo
+kubectl get -n "$NS" deployments -o custom-columns='DEPLOYMENT:.metadata.name,READY:.status.readyReplicas,MAXIMUMPOOLSIZE:.spec.template.spec.containers[0].env[?(@.name=="SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE")].value,MINIMUMIDLE:.spec.template.spec.containers[0].env[?(@.name=="SPRING_DATASOURCE_HIKARI_MINIMUMIDLE")].value'
+echo
+kubectl get -n "$NS" poolpolicy -o jsonpath='{range .items[*].status.targets[*]}{.kind}/{.name}: {.explanation}{"\n"}{end}' | fold -s -w 110
 
 cat <<EOF
 
