@@ -83,7 +83,7 @@ public class SizingBenchmark {
 
     /** A budget four times what the minimums need, so the fair order does real work. */
     static DatabaseInput database(List<TargetInput> targets) {
-        long minimums = targets.stream().mapToLong(t -> (long) PeakPods.of(t).total() * t.poolsPerPod() * t.minPoolSize()).sum();
+        long minimums = targets.stream().mapToLong(t -> PeakPods.of(t).cost() * t.minPoolSize()).sum();
         return new DatabaseInput(1, 0, 2, null, 0, (int) Math.min(Integer.MAX_VALUE, 4 * minimums));
     }
 }

@@ -8,15 +8,13 @@ public record PeakPods(TargetInput target, Basis basis, int basisReplicas, int s
 
     public int total() { return basisReplicas + surge + terminating; }
 
+    /** Connections one unit of pool size costs: peak pods × pools per pod. */
+    public long cost() { return (long) total() * target.poolsPerPod(); }
+
     public static PeakPods of(TargetInput t) {
         Basis basis = t.basis() != null ? t.basis() : (t.hpaMaxReplicas() != null ? Basis.HPA_MAX : Basis.CURRENT);
-        int planned = switch (basis) {
-            case HPA_MAX -> t.hpaMaxReplicas() == null ? t.replicas() : t.hpaMaxReplicas();
-            case FIXED -> t.fixedReplicas();
-            case CURRENT -> t.replicas();
-        };
         // Pods that exist now hold connections now, whatever the plan says.
-        planned = Math.max(planned, t.replicas());
+        int planned = Math.max(chosen(t, basis), t.replicas());
         int terminating = t.terminatingPods() != null ? Math.min(t.terminatingPods(), planned)
                 : t.rollout().defaultTerminating(planned);
         return new PeakPods(t, basis, planned, t.rollout().surge(planned), terminating);
@@ -30,12 +28,7 @@ public record PeakPods(TargetInput target, Basis basis, int basisReplicas, int s
             case FIXED -> "fixedReplicas " + target.fixedReplicas();
             case CURRENT -> "current replicas " + target.replicas();
         };
-        int chosen = switch (basis) {
-            case HPA_MAX -> target.hpaMaxReplicas() == null ? target.replicas() : target.hpaMaxReplicas();
-            case FIXED -> target.fixedReplicas();
-            case CURRENT -> target.replicas();
-        };
-        if (target.replicas() > chosen) {
+        if (target.replicas() > chosen(target, basis)) {
             why += ", but " + target.replicas() + " replicas run now: planning for " + target.replicas();
         }
         String terminatingWhy = target.terminatingPods() != null ? "terminatingPods " + target.terminatingPods()
@@ -43,5 +36,14 @@ public record PeakPods(TargetInput target, Basis basis, int basisReplicas, int s
                 : "one rollout step of old pods still terminating";
         return "peak pods " + total() + " = " + basisReplicas + " (" + why + ") + " + surge + " surge + " + terminating
                 + " terminating (" + terminatingWhy + "); " + target.rollout().describe(basisReplicas);
+    }
+
+    /** The replica count the basis names, before the pods running now are taken into account. */
+    private static int chosen(TargetInput t, Basis basis) {
+        return switch (basis) {
+            case HPA_MAX -> t.hpaMaxReplicas() == null ? t.replicas() : t.hpaMaxReplicas();
+            case FIXED -> t.fixedReplicas();
+            case CURRENT -> t.replicas();
+        };
     }
 }

@@ -23,7 +23,7 @@ public final class PoolSizer {
         for (int i = 0; i < n; i++) {
             TargetInput t = targets.get(i);
             peaks[i] = PeakPods.of(t);
-            required += cost(t, peaks[i]) * t.minPoolSize();
+            required += peaks[i].cost() * t.minPoolSize();
         }
         if (required > budget.connections()) {
             return oversubscribed(budget, targets, peaks, required);
@@ -62,7 +62,7 @@ public final class PoolSizer {
         String[] id = new String[n];
         for (int i = 0; i < n; i++) {
             TargetInput t = targets.get(i);
-            cost[i] = cost(t, peaks[i]);
+            cost[i] = peaks[i].cost();
             weight[i] = t.weight();
             min[i] = t.minPoolSize();
             max[i] = t.maxPoolSize() == null ? Integer.MAX_VALUE : t.maxPoolSize();
@@ -72,11 +72,6 @@ public final class PoolSizer {
             id[i] = t.id();
         }
         return new Apportionment(cost, weight, min, max, id);
-    }
-
-    /** Connections one unit of pool size costs a target: its peak pods × pools per pod. */
-    private static long cost(TargetInput t, PeakPods peak) {
-        return (long) peak.total() * t.poolsPerPod();
     }
 
     private static Allocation oversubscribed(Budget budget, List<TargetInput> targets, PeakPods[] peaks, long required) {

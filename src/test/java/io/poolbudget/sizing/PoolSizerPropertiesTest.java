@@ -23,7 +23,7 @@ class PoolSizerPropertiesTest {
     void neverExceedsTheBudgetWhenTheMinimumsFit(@ForAll("targets") List<TargetInput> targets,
                                                  @ForAll @IntRange(min = 1, max = 3000) int budget) {
         var a = PoolSizer.allocate(db(budget), targets);
-        long minimums = a.targets().stream().mapToLong(t -> (long) t.peak().total() * t.poolsPerPod()
+        long minimums = a.targets().stream().mapToLong(t -> t.peak().cost()
                 * targets.stream().filter(i -> i.id().equals(t.id())).findFirst().orElseThrow().minPoolSize()).sum();
         if (minimums <= budget) {
             assertThat(a.verdict()).isEqualTo(Allocation.Verdict.FITS);
