@@ -32,12 +32,32 @@ public final class PolicyPlanner {
 
     public record PolicyPlan(List<ResolvedTarget> targets, List<MissingTarget> missing, Allocation allocation) {}
 
+    /** The workloads a policy's targets name or select, without sizing them. */
+    public record Resolution(List<ResolvedTarget> targets, List<MissingTarget> missing) {}
+
     public static PolicyPlan plan(PoolPolicy policy, WorkloadCatalog catalog) {
+        if (policy.getSpec() == null) {
+            throw new InvalidPolicyException("spec", "is required: give spec.database and spec.targets");
+        }
+        DatabaseInput database = database(policy.getSpec().getDatabase());
+        Resolution resolution = resolve(policy, catalog);
+        List<TargetInput> inputs = new ArrayList<>(resolution.targets().size());
+        try {
+            for (ResolvedTarget r : resolution.targets()) {
+                inputs.add(input(r));
+            }
+            return new PolicyPlan(resolution.targets(), resolution.missing(), PoolSizer.allocate(database, inputs));
+        } catch (InvalidInputException e) {
+            throw new InvalidPolicyException(e.field(), e.getMessage().substring(e.field().length() + 1));
+        }
+    }
+
+    /** Resolves targets to workloads: what a policy claims, whatever its database section says. */
+    public static Resolution resolve(PoolPolicy policy, WorkloadCatalog catalog) {
         var spec = policy.getSpec();
         if (spec == null) {
             throw new InvalidPolicyException("spec", "is required: give spec.database and spec.targets");
         }
-        DatabaseInput database = database(spec.getDatabase());
         if (spec.getTargets() == null || spec.getTargets().isEmpty()) {
             throw new InvalidPolicyException("spec.targets", "must list at least one workload");
         }
@@ -71,15 +91,7 @@ public final class PolicyPlanner {
                 }
             }
         }
-        List<TargetInput> inputs = new ArrayList<>(resolved.size());
-        try {
-            for (ResolvedTarget r : resolved) {
-                inputs.add(input(r));
-            }
-            return new PolicyPlan(List.copyOf(resolved), List.copyOf(missing), PoolSizer.allocate(database, inputs));
-        } catch (InvalidInputException e) {
-            throw new InvalidPolicyException(e.field(), e.getMessage().substring(e.field().length() + 1));
-        }
+        return new Resolution(List.copyOf(resolved), List.copyOf(missing));
     }
 
     private static DatabaseInput database(DatabaseSpec db) {

@@ -72,7 +72,7 @@ final class PolicyPass {
                     : Injection.appliedSize(injection, view.template(w), containers, view.configMap(w));
             TargetStatus before = previous.get(w.id());
             Instant since = before == null || before.getPendingSince() == null ? null : Instant.parse(before.getPendingSince());
-            sized.add(new Sized(w, a, containers, applied, new RolloutDecider.TargetState(w.id(), a.poolSize(), applied,
+            sized.add(new Sized(w, a, containers, new RolloutDecider.TargetState(w.id(), a.poolSize(), applied,
                     view.rolledOut(w, injection, containers), since)));
         }
         List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), now, window);
@@ -87,7 +87,7 @@ final class PolicyPass {
         return new Result(plan, null, outcomes, dryRun ? null : RolloutDecider.nextCheck(decisions, now, window));
     }
 
-    private record Sized(Workload workload, TargetAllocation allocation, List<String> containers, Integer applied,
+    private record Sized(Workload workload, TargetAllocation allocation, List<String> containers,
                          RolloutDecider.TargetState state) {}
 
     private static TargetOutcome act(PoolPolicy policy, Sized s, Decision d, boolean dryRun, WorkloadWriter writer) {
@@ -96,12 +96,12 @@ final class PolicyPass {
         if (dryRun) {
             String what = d.action() == Action.NONE ? d.reason() : "would " + d.action().name().toLowerCase().replace('_', ' ')
                     + ": " + d.reason();
-            return outcome(w, s.allocation(), s.applied(), State.DryRun, what, null, false);
+            return outcome(w, s.allocation(), s.state().applied(), State.DryRun, what, null, false);
         }
         return switch (d.action()) {
-            case NONE -> outcome(w, s.allocation(), s.applied(), s.state().rolledOut() ? State.Applied : State.Rolling,
+            case NONE -> outcome(w, s.allocation(), s.state().applied(), s.state().rolledOut() ? State.Applied : State.Rolling,
                     s.state().rolledOut() ? d.reason() : "rolling out", null, false);
-            case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> outcome(w, s.allocation(), s.applied(), State.Pending, d.reason(),
+            case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> outcome(w, s.allocation(), s.state().applied(), State.Pending, d.reason(),
                     d.pendingSince(), false);
             case APPLY -> {
                 var injection = policy.getSpec().getInjection();
@@ -115,7 +115,7 @@ final class PolicyPass {
                             policy.getMetadata().getName(), injection, s.containers(), size));
                 }
                 yield problem == null ? outcome(w, s.allocation(), size, State.Rolling, d.reason(), null, true)
-                        : outcome(w, s.allocation(), s.applied(), State.Conflict, problem, null, false);
+                        : outcome(w, s.allocation(), s.state().applied(), State.Conflict, problem, null, false);
             }
         };
     }
@@ -125,7 +125,8 @@ final class PolicyPass {
         return new TargetOutcome(w.kind().name(), w.name(), w, a, applied, state, message, pendingSince, wrote);
     }
 
-    /** Workloads other live policies in the namespace claim, by id, with the first claimant's name. */
+    /** Workloads other live policies in the namespace claim, by id, with the first claimant's name. Resolves
+     *  their targets only: a claim does not depend on the claimant's database section or sizing. */
     private static Map<String, String> claims(PoolPolicy self, Collection<PoolPolicy> neighbours, ClusterView view) {
         Map<String, String> claimed = new HashMap<>();
         for (PoolPolicy other : neighbours) {
@@ -134,11 +135,11 @@ final class PolicyPass {
                 continue;
             }
             try {
-                for (var t : PolicyPlanner.plan(other, view).targets()) {
+                for (var t : PolicyPlanner.resolve(other, view).targets()) {
                     claimed.merge(t.workload().id(), other.getMetadata().getName(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
                 }
             } catch (InvalidPolicyException e) {
-                // an invalid neighbour claims nothing; it reports its own problem
+                // a neighbour whose targets cannot be resolved claims nothing; it reports its own problem
             }
         }
         return claimed;
