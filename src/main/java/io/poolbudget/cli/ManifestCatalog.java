@@ -26,8 +26,8 @@ final class ManifestCatalog implements WorkloadCatalog {
     }
 
     static ManifestCatalog of(List<Manifests.Document> documents) throws Manifests.BadInput {
-        List<Workloads.Scaler> scalers = new ArrayList<>();
-        List<String> scalerNamespaces = new ArrayList<>();
+        record Scoped(String namespace, Workloads.Scaler scaler) {}
+        List<Scoped> scalers = new ArrayList<>();
         for (var doc : documents) {
             Workloads.Scaler scaler = switch (doc.kind()) {
                 case "HorizontalPodAutoscaler" -> Workloads.scaler(Manifests.bind(doc, HorizontalPodAutoscaler.class,
@@ -36,19 +36,14 @@ final class ManifestCatalog implements WorkloadCatalog {
                 default -> null;
             };
             if (scaler != null) {
-                scalers.add(scaler);
-                scalerNamespaces.add(namespace(doc));
+                scalers.add(new Scoped(namespace(doc), scaler));
             }
         }
         List<Workload> workloads = new ArrayList<>();
         for (var doc : documents) {
             String ns = namespace(doc);
-            List<Workloads.Scaler> here = new ArrayList<>();
-            for (int i = 0; i < scalers.size(); i++) {
-                if (sameNamespace(ns, scalerNamespaces.get(i))) {
-                    here.add(scalers.get(i));
-                }
-            }
+            List<Workloads.Scaler> here = scalers.stream().filter(s -> sameNamespace(ns, s.namespace()))
+                    .map(Scoped::scaler).toList();
             try {
                 switch (doc.kind()) {
                     case "Deployment" -> workloads.add(Workloads.of(Manifests.bind(doc, Deployment.class, Manifests.LENIENT), here));
