@@ -68,7 +68,7 @@ public final class PlanCommand {
             return BAD_INPUT;
         }
         try {
-            List<PlanOutput.PolicyResult> results = plan(files.isEmpty() ? List.of("-") : files, stdin);
+            List<PlanOutput.PolicyResult> results = plan(files.isEmpty() ? List.of("-") : files, stdin, err);
             out.print(format.equals("json") ? PlanOutput.json(results) : PlanOutput.table(results));
             return results.stream().anyMatch(r -> r.plan().allocation().verdict() == Allocation.Verdict.OVERSUBSCRIBED)
                     ? OVERSUBSCRIBED : FITS;
@@ -78,7 +78,8 @@ public final class PlanCommand {
         }
     }
 
-    private static List<PlanOutput.PolicyResult> plan(List<String> sources, InputStream stdin) throws Manifests.BadInput {
+    private static List<PlanOutput.PolicyResult> plan(List<String> sources, InputStream stdin, PrintStream err)
+            throws Manifests.BadInput {
         List<Manifests.Document> documents = new ArrayList<>();
         for (String source : sources) {
             documents.addAll(Manifests.read(source, stdin));
@@ -92,10 +93,13 @@ public final class PlanCommand {
             PoolPolicy policy = Manifests.bind(doc, PoolPolicy.class, Manifests.STRICT);
             try {
                 var plan = PolicyPlanner.plan(policy, catalog);
-                if (!plan.missing().isEmpty()) {
-                    var m = plan.missing().get(0);
-                    throw new Manifests.BadInput(doc.where() + ": " + m.field() + " names " + m.kind() + "/" + m.name()
-                            + ", which is not in the input: add its manifest with -f");
+                for (var m : plan.missing()) {
+                    if (m.name() != null) {
+                        throw new Manifests.BadInput(doc.where() + ": " + m.field() + " names " + m.kind() + "/"
+                                + m.name() + ", which is not in the input: add its manifest with -f");
+                    }
+                    // as the operator warns: a selector that matches nothing sizes nothing
+                    err.println("plan: warning: " + doc.where() + ": " + m.problem());
                 }
                 results.add(new PlanOutput.PolicyResult(policy, plan));
             } catch (InvalidPolicyException e) {

@@ -9,6 +9,7 @@ import io.poolbudget.sizing.Allocation;
 import io.poolbudget.sizing.Basis;
 import io.poolbudget.sizing.DatabaseInput;
 import io.poolbudget.sizing.InvalidInputException;
+import io.poolbudget.sizing.Limits;
 import io.poolbudget.sizing.PoolSizer;
 import io.poolbudget.sizing.TargetInput;
 import java.util.ArrayList;
@@ -25,9 +26,19 @@ public final class PolicyPlanner {
     /** A workload a target resolved to. */
     public record ResolvedTarget(int index, TargetSpec spec, Workload workload) {}
 
-    /** A target naming a workload that does not exist (yet). */
-    public record MissingTarget(int index, WorkloadKind kind, String name) {
-        public String field() { return "spec.targets[" + index + "].name"; }
+    /**
+     * A target naming a workload that does not exist (yet), or whose selector matches none ({@code name} null,
+     * {@code selector} the selector as kubectl prints it).
+     */
+    public record MissingTarget(int index, WorkloadKind kind, String name, String selector) {
+        public String field() { return "spec.targets[" + index + "]." + (name != null ? "name" : "selector"); }
+
+        /** What is wrong, for a condition, an Event or plan's warning. */
+        public String problem() {
+            return name != null ? kind + "/" + name + " does not exist in this namespace (named by " + field() + ")"
+                    : field() + " (" + selector + ") matches no " + kind + " in this namespace: check the labels it "
+                            + "selects, or the kind";
+        }
     }
 
     public record PolicyPlan(List<ResolvedTarget> targets, List<MissingTarget> missing, Allocation allocation) {}
@@ -79,12 +90,16 @@ public final class PolicyPlanner {
                 if (w.isPresent()) {
                     resolved.add(new ResolvedTarget(i, t, w.get()));
                 } else {
-                    missing.add(new MissingTarget(i, kind, t.getName()));
+                    missing.add(new MissingTarget(i, kind, t.getName(), null));
                 }
             } else {
                 try {
-                    for (Workload w : catalog.select(kind, namespace, t.getSelector())) {
+                    List<Workload> selected = catalog.select(kind, namespace, t.getSelector());
+                    for (Workload w : selected) {
                         resolved.add(new ResolvedTarget(i, t, w));
+                    }
+                    if (selected.isEmpty()) {
+                        missing.add(new MissingTarget(i, kind, null, Workloads.describe(t.getSelector())));
                     }
                 } catch (IllegalArgumentException e) {
                     throw new InvalidPolicyException(field + ".selector", e.getMessage());
@@ -103,8 +118,11 @@ public final class PolicyPlanner {
         }
         try {
             return new DatabaseInput(db.getCores(), orDefault(db.getEffectiveSpindles(), 0),
-                    orDefault(db.getConnectionsPerCore(), 2), db.getMaxConnections(),
-                    orDefault(db.getReservedConnections(), 0), db.getBudget());
+                    orDefault(db.getConnectionsPerCore(), 2),
+                    Limits.bounded("database.maxConnections", db.getMaxConnections(), 1, Limits.CONNECTIONS),
+                    Limits.bounded("database.reservedConnections", db.getReservedConnections() == null ? 0
+                            : db.getReservedConnections(), 0, Limits.CONNECTIONS),
+                    Limits.bounded("database.budget", db.getBudget(), 1, Limits.CONNECTIONS));
         } catch (InvalidInputException e) {
             throw new InvalidPolicyException("spec." + e.field(), e.getMessage().substring(e.field().length() + 1));
         }
@@ -113,11 +131,16 @@ public final class PolicyPlanner {
     private static TargetInput input(ResolvedTarget r) {
         TargetSpec t = r.spec();
         Workload w = r.workload();
-        return TargetInput.builder(w.id()).field("spec.targets[" + r.index() + "]")
+        String field = "spec.targets[" + r.index() + "]";
+        return TargetInput.builder(w.id()).field(field)
                 .replicas(w.replicas()).hpaMaxReplicas(w.hpaMaxReplicas()).rollout(w.rollout())
                 .weight(orDefault(t.getWeight(), 1)).minPoolSize(orDefault(t.getMinPoolSize(), 1))
-                .maxPoolSize(t.getMaxPoolSize()).poolsPerPod(orDefault(t.getPoolsPerPod(), 1))
-                .basis(basis(t.getBasis())).fixedReplicas(t.getFixedReplicas()).terminatingPods(t.getTerminatingPods())
+                .maxPoolSize(t.getMaxPoolSize())
+                .poolsPerPod(Limits.bounded(field + ".poolsPerPod", t.getPoolsPerPod() == null ? 1 : t.getPoolsPerPod(),
+                        1, Limits.POOLS_PER_POD))
+                .basis(basis(t.getBasis()))
+                .fixedReplicas(Limits.bounded(field + ".fixedReplicas", t.getFixedReplicas(), 0, Limits.REPLICAS))
+                .terminatingPods(Limits.bounded(field + ".terminatingPods", t.getTerminatingPods(), 0, Limits.REPLICAS))
                 .build();
     }
 

@@ -84,6 +84,26 @@ public final class Workloads {
         }
     }
 
+    /** A selector as kubectl prints one: {@code app=web,tier in (a,b),!legacy}. */
+    public static String describe(LabelSelector selector) {
+        List<String> parts = new java.util.ArrayList<>();
+        if (selector.getMatchLabels() != null) {
+            new java.util.TreeMap<>(selector.getMatchLabels()).forEach((k, v) -> parts.add(k + "=" + v));
+        }
+        if (selector.getMatchExpressions() != null) {
+            for (LabelSelectorRequirement r : selector.getMatchExpressions()) {
+                String values = r.getValues() == null ? "" : String.join(",", r.getValues());
+                parts.add(switch (String.valueOf(r.getOperator())) {
+                    case "In" -> r.getKey() + " in (" + values + ")";
+                    case "NotIn" -> r.getKey() + " notin (" + values + ")";
+                    case "DoesNotExist" -> "!" + r.getKey();
+                    default -> r.getKey();
+                });
+            }
+        }
+        return parts.isEmpty() ? "everything" : String.join(",", parts);
+    }
+
     /** Kubernetes label-selector semantics; an empty selector matches everything. */
     public static boolean matches(LabelSelector selector, Map<String, String> labels) {
         Map<String, String> have = labels == null ? Map.of() : labels;

@@ -126,6 +126,59 @@ final class ClusterView implements WorkloadCatalog {
                 .noneMatch(p -> !Objects.equals(current, Injection.podRevision(spec, p.getMetadata(), p.getSpec(), containers)));
     }
 
+    /** What a workload's pods hold now: pods (terminating ones included), of them terminating, Σ pool sizes. */
+    record Live(int pods, int terminating, long poolSizes) {
+        long connections(long poolsPerPod) { return poolSizes * poolsPerPod; }
+    }
+
+    /**
+     * The pools a workload's pods hold now, from the pods' own specs: the pods the operator labelled, read one
+     * by one (terminating ones too: they hold their pool until the app exits); the workload's other pods, which
+     * the informer does not cache (started before the operator first sized it), counted from its status at the
+     * size its template gives them, else at the app's default.
+     */
+    Live live(Workload w, InjectionSpec spec, List<String> containers) {
+        int appDefault = Injection.appDefault(spec);
+        PodTemplateSpec template = template(w);
+        LabelSelector selector = w.kind() == WorkloadKind.Deployment ? deployments.get(w.name()).getSpec().getSelector()
+                : statefulSets.get(w.name()).getSpec().getSelector();
+        long sizes = 0;
+        int labelledRunning = 0;
+        int terminating = 0;
+        for (Pod p : pods) {
+            if (selector == null || !Workloads.matches(selector, p.getMetadata().getLabels())) {
+                continue;
+            }
+            Integer held = Injection.heldSize(spec, p.getMetadata(), p.getSpec(), containers);
+            sizes += held == null ? appDefault : held;
+            if (p.getMetadata().getDeletionTimestamp() != null) {
+                terminating++;
+            } else {
+                labelledRunning++;
+            }
+        }
+        int unseen = Math.max(0, statusReplicas(w) - labelledRunning);
+        boolean ours = template.getMetadata() != null && template.getMetadata().getLabels() != null
+                && template.getMetadata().getLabels().containsKey(Injection.POLICY_LABEL);
+        Integer templateHeld = ours ? null : Injection.heldSize(spec, template.getMetadata(), template.getSpec(), containers);
+        sizes += (long) unseen * (templateHeld == null ? appDefault : templateHeld);
+        return new Live(labelledRunning + unseen + terminating, terminating, sizes);
+    }
+
+    /** A Deployment paused with {@code kubectl rollout pause}: its template changes do not roll out. */
+    boolean paused(Workload w) {
+        return w.kind() == WorkloadKind.Deployment && Boolean.TRUE.equals(deployments.get(w.name()).getSpec().getPaused());
+    }
+
+    private int statusReplicas(Workload w) {
+        if (w.kind() == WorkloadKind.Deployment) {
+            var st = deployments.get(w.name()).getStatus();
+            return st == null ? 0 : n(st.getReplicas());
+        }
+        var st = statefulSets.get(w.name()).getStatus();
+        return st == null ? 0 : n(st.getReplicas());
+    }
+
     private static int n(Integer value) {
         return value == null ? 0 : value;
     }

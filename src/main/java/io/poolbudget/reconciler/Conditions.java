@@ -29,6 +29,8 @@ public final class Conditions {
     public static final String REASON_ROLLING = "Rolling";
     public static final String REASON_PENDING = "Pending";
     public static final String REASON_SETTLED = "Settled";
+    /** The plan fits, but pods that exist now hold more than the budget (they are being shrunk). */
+    public static final String REASON_LIVE_OVER_BUDGET = "LiveOverBudget";
 
     public static final String TRUE = "True";
     public static final String FALSE = "False";

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.poolbudget.api.v1alpha1.InjectionMode;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
+import io.poolbudget.api.v1alpha1.Preset;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -34,6 +35,8 @@ public final class Injection {
     public static final String FIELD_MANAGER = "poolbudget-operator";
     public static final String POLICY_LABEL = "poolbudget.io/policy";
     public static final String HASH_ANNOTATION = "poolbudget.io/config-hash";
+    /** On the pod template in both modes, so every pod says which pool size it was started with. */
+    public static final String SIZE_ANNOTATION = "poolbudget.io/pool-size";
     static final String MAX_KEY = "maxPoolSize";
     static final String MIN_KEY = "minIdle";
 
@@ -45,6 +48,65 @@ public final class Injection {
             return spec.getPreset() != null ? new EnvNames(spec.getPreset().maxPoolSizeEnv(), spec.getPreset().minIdleEnv())
                     : new EnvNames(spec.getMaxPoolSizeEnv(), spec.getMinIdleEnv());
         }
+
+        List<String> all() { return minIdle == null ? List.of(maxPoolSize) : List.of(maxPoolSize, minIdle); }
+    }
+
+    /** The pool size a pod holds while the variable is absent: the spec's, else the preset's, else HikariCP's. */
+    static int appDefault(InjectionSpec spec) {
+        if (spec != null && spec.getAppDefaultPoolSize() != null) {
+            return spec.getAppDefaultPoolSize();
+        }
+        return spec != null && spec.getPreset() != null ? spec.getPreset().defaultPoolSize() : Preset.HIKARI_DEFAULT;
+    }
+
+    /**
+     * The pool size a pod (or template) was started with: our annotation, else the variable's literal value in
+     * the first chosen container, else null (not known from the spec: the app's default, or a value the user
+     * sets through valueFrom).
+     */
+    static Integer heldSize(InjectionSpec spec, ObjectMeta meta, PodSpec pod, List<String> containers) {
+        String annotated = meta == null || meta.getAnnotations() == null ? null : meta.getAnnotations().get(SIZE_ANNOTATION);
+        if (annotated != null) {
+            return parse(annotated);
+        }
+        if (spec == null || pod == null || pod.getContainers() == null || pod.getContainers().isEmpty()) {
+            return null;
+        }
+        String container = containers.isEmpty() ? pod.getContainers().get(0).getName() : containers.get(0);
+        String value = envValue(pod, container, EnvNames.of(spec).maxPoolSize());
+        return value == null || value.startsWith("configmap:") ? null : parse(value);
+    }
+
+    /**
+     * A variable the operator would write that the workload already sets through valueFrom (a Secret, a field
+     * ref, another ConfigMap): server-side apply cannot turn that into our value, so it is a conflict to report.
+     * Null when there is none.
+     */
+    static String foreignValueFrom(WorkloadKind kind, String workload, InjectionSpec spec, PodSpec pod,
+                                   List<String> containers) {
+        if (pod == null || pod.getContainers() == null) {
+            return null;
+        }
+        String ours = configMapName(kind, workload);
+        for (Container c : pod.getContainers()) {
+            if (!containers.contains(c.getName()) || c.getEnv() == null) {
+                continue;
+            }
+            for (EnvVar e : c.getEnv()) {
+                if (e.getValueFrom() == null || !EnvNames.of(spec).all().contains(e.getName())) {
+                    continue;
+                }
+                var ref = e.getValueFrom().getConfigMapKeyRef();
+                boolean oursToo = spec.getMode() == InjectionMode.ConfigMap && ref != null && ours.equals(ref.getName());
+                if (!oursToo) {
+                    return "container '" + c.getName() + "' sets " + e.getName() + " through valueFrom, which the operator "
+                            + "cannot replace with its value: remove that valueFrom from your manifest (the operator then "
+                            + "sets the variable), or name other variables in spec.injection";
+                }
+            }
+        }
+        return null;
     }
 
     /** The containers to write into; throws naming the missing one when a listed container does not exist. */
@@ -116,7 +178,8 @@ public final class Injection {
             }
             patched.add(new ContainerBuilder().withName(c).withEnv(env).build());
         }
-        var meta = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().addToLabels(POLICY_LABEL, policy);
+        var meta = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().addToLabels(POLICY_LABEL, policy)
+                .addToAnnotations(SIZE_ANNOTATION, Integer.toString(size));
         if (viaConfigMap) {
             meta.addToAnnotations(HASH_ANNOTATION, hash(configMapData(size).toString()).substring(0, 16));
         }

@@ -9,7 +9,10 @@ import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -21,6 +24,9 @@ final class PolicyEvents {
     private static final Logger LOG = Logger.getLogger(PolicyEvents.class);
     static final String APPLIED = "PoolSizeApplied";
     static final String RELEASED = "PoolSizeReleased";
+    static final String LIVE_WITHIN_BUDGET = "LiveWithinBudget";
+    /** More writes than this in one pass make one summary Event instead of one each. */
+    static final int WRITES_ONE_BY_ONE = 10;
 
     private final KubernetesClient client;
 
@@ -29,21 +35,36 @@ final class PolicyEvents {
     }
 
     void record(PoolPolicy policy, PolicyPass.Result result, PoolPolicyStatus status) {
-        for (var t : result.targets()) {
-            if (t.wrote()) {
-                normal(policy, APPLIED, t.kind() + "/" + t.name() + ": pool size " + t.allocation().poolSize() + " ("
-                        + t.message() + ")");
-            }
+        var written = result.targets().stream().filter(PolicyPass.TargetOutcome::wrote).toList();
+        if (written.size() <= WRITES_ONE_BY_ONE) {
+            written.forEach(t -> normal(policy, APPLIED, t.kind() + "/" + t.name() + ": pool size "
+                    + t.allocation().poolSize() + " (" + t.message() + ")"));
+        } else {
+            normal(policy, APPLIED, "pool sizes written to " + written.size() + " workloads, e.g. " + written.stream()
+                    .limit(WRITES_ONE_BY_ONE).map(t -> t.kind() + "/" + t.name() + " " + t.allocation().poolSize())
+                    .collect(Collectors.joining(", ")) + "; status.targets has the rest");
         }
         List<Condition> before = policy.getStatus() == null ? List.of() : policy.getStatus().getConditions();
+        Set<String> reasons = new HashSet<>();
         for (Condition c : status.getConditions()) {
             boolean problem = Conditions.READY.equals(c.getType()) ? Conditions.FALSE.equals(c.getStatus())
                     : !Conditions.ROLLOUT_IN_PROGRESS.equals(c.getType()) && Conditions.TRUE.equals(c.getStatus());
+            // A live over-budget moment's message moves with every pod: one Event when it starts, one when it ends.
+            boolean byReasonOnly = Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason());
             boolean changed = before.stream().noneMatch(b -> b.getType().equals(c.getType())
-                    && b.getStatus().equals(c.getStatus()) && Objects.equals(b.getMessage(), c.getMessage()));
-            if (problem && changed) {
+                    && b.getStatus().equals(c.getStatus()) && Objects.equals(b.getReason(), c.getReason())
+                    && (byReasonOnly || Objects.equals(b.getMessage(), c.getMessage())));
+            if (problem && changed && reasons.add(c.getReason())) {
                 emit(policy, "Warning", c.getReason(), c.getMessage());
             }
+        }
+        boolean wasLiveOver = before.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
+                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
+        boolean isLiveOver = status.getConditions().stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
+                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
+        if (wasLiveOver && !isLiveOver) {
+            normal(policy, LIVE_WITHIN_BUDGET, "the pods hold " + status.getLiveConnections() + " of "
+                    + status.getBudget().getConnections() + " connections now: within the budget again");
         }
     }
 

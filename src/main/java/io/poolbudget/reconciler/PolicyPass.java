@@ -1,5 +1,6 @@
 package io.poolbudget.reconciler;
 
+import io.poolbudget.api.v1alpha1.InjectionMode;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.TargetStatus;
@@ -20,19 +21,28 @@ import java.util.Map;
 
 /**
  * One reconcile pass for one PoolPolicy: plan, find conflicts with other policies, decide what may
- * change now, write that (unless dryRun) and describe every target's state. Reads only the view it
- * is given; writes only through the writer, and only for targets whose size must change.
+ * change now, write that (unless dryRun) and describe every target's state and what its pods hold
+ * now. Reads only the view it is given; writes only through the writer, and only for targets whose
+ * size must change.
  */
 final class PolicyPass {
-    enum State { Applied, Rolling, Pending, DryRun, Conflict, NotFound, Invalid }
+    enum State { Applied, Rolling, Paused, Pending, DryRun, Conflict, NotFound, Invalid }
 
-    /** {@code allocation} and {@code workload} are null for a target that resolved to nothing. */
+    /**
+     * {@code allocation} and {@code workload} are null for a target that resolved to nothing;
+     * {@code live} is what the workload's pods hold now (null when it does not exist).
+     */
     record TargetOutcome(String kind, String name, Workload workload, TargetAllocation allocation, Integer applied,
-                         State state, String message, Instant pendingSince, boolean wrote) {}
+                         State state, String message, Instant pendingSince, boolean wrote, Long live) {}
 
     /** {@code invalid} is set, and the rest empty, when the spec cannot be planned. */
     record Result(PolicyPlan plan, InvalidPolicyException invalid, List<TargetOutcome> targets, Duration requeue) {
         static Result invalid(InvalidPolicyException e) { return new Result(null, e, List.of(), null); }
+
+        /** Connections the targets' pods hold now, by their own specs, terminating pods included. */
+        long liveConnections() {
+            return targets.stream().filter(t -> t.live() != null).mapToLong(TargetOutcome::live).sum();
+        }
     }
 
     private PolicyPass() {}
@@ -47,66 +57,93 @@ final class PolicyPass {
         }
         InjectionSpec injection = policy.getSpec().getInjection();
         boolean dryRun = Boolean.TRUE.equals(policy.getSpec().getDryRun()) || injection == null;
+        int appDefault = Injection.appDefault(injection);
         Map<String, String> claimedByOthers = claims(policy, neighbours, view);
         Map<String, TargetStatus> previous = previousTargets(policy);
 
         List<TargetOutcome> outcomes = new ArrayList<>();
         List<Sized> sized = new ArrayList<>();
+        List<String> blockers = new ArrayList<>();
         for (int i = 0; i < plan.targets().size(); i++) {
             Workload w = plan.targets().get(i).workload();
             TargetAllocation a = plan.allocation().targets().get(i);
-            String other = claimedByOthers.get(w.id());
-            if (other != null) {
-                outcomes.add(outcome(w, a, null, State.Conflict, "also claimed by PoolPolicy " + other
-                        + ": neither policy writes it until one lets it go", null, false));
-                continue;
-            }
-            List<String> containers;
+            List<String> containers = List.of();
+            String problem = null;
+            State state = State.Conflict;
             try {
                 containers = injection == null ? List.of() : Injection.containers(injection, view.template(w).getSpec());
             } catch (IllegalArgumentException e) {
-                outcomes.add(outcome(w, a, null, State.Invalid, e.getMessage(), null, false));
+                problem = e.getMessage();
+                state = State.Invalid;
+            }
+            long live = view.live(w, injection, containers).connections(a.poolsPerPod());
+            Integer applied = injection == null || problem != null ? null
+                    : Injection.appliedSize(injection, view.template(w), containers, view.configMap(w));
+            String other = claimedByOthers.get(w.id());
+            if (problem == null && other != null) {
+                problem = "also claimed by PoolPolicy " + other + ": neither policy writes it until one lets it go";
+            }
+            if (problem == null && injection != null) {
+                problem = Injection.foreignValueFrom(w.kind(), w.name(), injection, view.template(w).getSpec(), containers);
+            }
+            if (problem != null) {
+                int holds = applied == null ? appDefault : applied;
+                if (holds > a.poolSize()) {
+                    // it keeps its larger pools: budget the plan gives others is not free yet
+                    blockers.add(w.id() + " (holds " + holds + " per pod, cannot be lowered: " + state + ")");
+                }
+                outcomes.add(new TargetOutcome(w.kind().name(), w.name(), w, a, applied, state, problem, null, false, live));
                 continue;
             }
-            Integer applied = injection == null ? null
-                    : Injection.appliedSize(injection, view.template(w), containers, view.configMap(w));
             TargetStatus before = previous.get(w.id());
             Instant since = before == null || before.getPendingSince() == null ? null : Instant.parse(before.getPendingSince());
-            sized.add(new Sized(w, a, containers, new RolloutDecider.TargetState(w.id(), a.poolSize(), applied,
-                    view.rolledOut(w, injection, containers), since)));
+            sized.add(new Sized(w, a, containers, live, view.paused(w), new RolloutDecider.TargetState(w.id(),
+                    a.poolSize(), applied, view.rolledOut(w, injection, containers), since, appDefault)));
         }
-        List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), now, window);
+        List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), blockers, now, window);
         for (int i = 0; i < sized.size(); i++) {
             outcomes.add(act(policy, sized.get(i), decisions.get(i), dryRun, writer));
         }
         for (var missing : plan.missing()) {
             outcomes.add(new TargetOutcome(missing.kind().name(), missing.name(), null, null, null, State.NotFound,
-                    missing.kind() + "/" + missing.name() + " does not exist in this namespace (named by "
-                            + missing.field() + ")", null, false));
+                    missing.problem(), null, false, null));
         }
         return new Result(plan, null, outcomes, dryRun ? null : RolloutDecider.nextCheck(decisions, now, window));
     }
 
-    private record Sized(Workload workload, TargetAllocation allocation, List<String> containers,
-                         RolloutDecider.TargetState state) {}
+    private record Sized(Workload workload, TargetAllocation allocation, List<String> containers, long live,
+                         boolean paused, RolloutDecider.TargetState state) {
+        TargetOutcome outcome(Integer applied, State state, String message, Instant pendingSince, boolean wrote) {
+            return new TargetOutcome(workload.kind().name(), workload.name(), workload, allocation, applied, state, message,
+                    pendingSince, wrote, live);
+        }
+
+        /** A paused Deployment keeps the pods it has: say what they hold and how to go on. */
+        TargetOutcome pausedOutcome(Integer applied, String what) {
+            return outcome(applied, State.Paused, "paused (kubectl rollout pause) " + what + ": its pods hold " + live
+                    + " connections, the plan gives it " + allocation.connections() + "; resume it with kubectl rollout "
+                    + "resume deployment/" + workload.name(), null, what.startsWith("and"));
+        }
+    }
 
     private static TargetOutcome act(PoolPolicy policy, Sized s, Decision d, boolean dryRun, WorkloadWriter writer) {
         Workload w = s.workload();
         int size = s.allocation().poolSize();
+        Integer applied = s.state().applied();
         if (dryRun) {
             String what = d.action() == Action.NONE ? d.reason() : "would " + d.action().name().toLowerCase().replace('_', ' ')
                     + ": " + d.reason();
-            return outcome(w, s.allocation(), s.state().applied(), State.DryRun, what, null, false);
+            return s.outcome(applied, State.DryRun, what, null, false);
         }
         return switch (d.action()) {
-            case NONE -> outcome(w, s.allocation(), s.state().applied(), s.state().rolledOut() ? State.Applied : State.Rolling,
-                    s.state().rolledOut() ? d.reason() : "rolling out", null, false);
-            case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> outcome(w, s.allocation(), s.state().applied(), State.Pending, d.reason(),
-                    d.pendingSince(), false);
+            case NONE -> s.state().rolledOut() ? s.outcome(applied, State.Applied, d.reason(), null, false)
+                    : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size " + size)
+                    : s.outcome(applied, State.Rolling, "rolling out", null, false);
+            case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> s.outcome(applied, State.Pending, d.reason(), d.pendingSince(), false);
             case APPLY -> {
                 var injection = policy.getSpec().getInjection();
                 String problem = null;
-                if (injection.getMode() == io.poolbudget.api.v1alpha1.InjectionMode.ConfigMap) {
+                if (injection.getMode() == InjectionMode.ConfigMap) {
                     problem = writer.apply(Injection.configMap(w.kind(), w.namespace(), w.name(),
                             policy.getMetadata().getName(), size));
                 }
@@ -114,15 +151,13 @@ final class PolicyPass {
                     problem = writer.apply(Injection.workloadPatch(w.kind(), w.namespace(), w.name(),
                             policy.getMetadata().getName(), injection, s.containers(), size));
                 }
-                yield problem == null ? outcome(w, s.allocation(), size, State.Rolling, d.reason(), null, true)
-                        : outcome(w, s.allocation(), s.state().applied(), State.Conflict, problem, null, false);
+                if (problem != null) {
+                    yield s.outcome(applied, State.Conflict, problem, null, false);
+                }
+                yield s.paused() ? s.pausedOutcome(size, "and pool size " + size + " written (" + d.reason() + ")")
+                        : s.outcome(size, State.Rolling, d.reason(), null, true);
             }
         };
-    }
-
-    private static TargetOutcome outcome(Workload w, TargetAllocation a, Integer applied, State state, String message,
-                                         Instant pendingSince, boolean wrote) {
-        return new TargetOutcome(w.kind().name(), w.name(), w, a, applied, state, message, pendingSince, wrote);
     }
 
     /** Workloads other live policies in the namespace claim, by id, with the first claimant's name. Resolves

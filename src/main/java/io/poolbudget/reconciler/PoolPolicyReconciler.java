@@ -25,6 +25,8 @@ import io.poolbudget.api.v1alpha1.DeletionPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
+import io.poolbudget.metrics.PolicyMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -42,12 +44,14 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     private final WorkloadWriter writer;
     private final PolicyEvents events;
     private final Duration window;
+    private final PolicyMetrics metrics;
 
-    public PoolPolicyReconciler(KubernetesClient client,
+    public PoolPolicyReconciler(KubernetesClient client, MeterRegistry registry,
                                 @ConfigProperty(name = "poolbudget.stabilization-window", defaultValue = "PT3M") Duration window) {
         this.writer = WorkloadWriter.serverSideApply(client);
         this.events = new PolicyEvents(client);
         this.window = window;
+        this.metrics = new PolicyMetrics(registry);
     }
 
     @Override
@@ -56,6 +60,13 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         var result = PolicyPass.run(policy, ClusterView.of(context), neighbours, writer, clock.instant(), window);
         PoolPolicyStatus desired = statusAggregator.status(policy, result);
         events.record(policy, result, desired);
+        var meta = policy.getMetadata();
+        if (desired.getBudget() != null) {
+            metrics.record(meta.getNamespace(), meta.getName(), policy.getSpec().getDatabase().getName(),
+                    desired.getBudget().getConnections(), desired.getAllocated(), desired.getLiveConnections());
+        } else {
+            metrics.remove(meta.getNamespace(), meta.getName());
+        }
         UpdateControl<PoolPolicy> control = JSON.valueToTree(desired).equals(JSON.valueToTree(policy.getStatus()))
                 ? UpdateControl.noUpdate() : UpdateControl.patchStatus(statusOnly(policy, desired));
         return result.requeue() == null ? control : control.rescheduleAfter(Math.max(1000, result.requeue().toMillis()));
@@ -64,6 +75,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     /** deletionPolicy Remove takes back every value the operator set; Retain leaves them. */
     @Override
     public DeleteControl cleanup(PoolPolicy policy, Context<PoolPolicy> context) {
+        metrics.remove(policy.getMetadata().getNamespace(), policy.getMetadata().getName());
         if (policy.getSpec() == null || policy.getSpec().getDeletionPolicy() != DeletionPolicy.Remove
                 || policy.getStatus() == null || policy.getStatus().getTargets() == null) {
             return DeleteControl.defaultDelete();

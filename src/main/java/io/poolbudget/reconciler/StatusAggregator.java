@@ -13,12 +13,20 @@ import io.poolbudget.reconciler.PolicyPass.TargetOutcome;
 import io.poolbudget.sizing.Allocation;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /** Builds the whole desired status from one pass's result. Pure: no client, no I/O. */
 public final class StatusAggregator {
+    /** Targets listed in full; the object must stay far below the API server's ~1.5 MB limit. */
+    static final int DETAILED_TARGETS = 100;
+    static final Set<State> PROBLEMS = EnumSet.of(State.Conflict, State.NotFound, State.Invalid, State.Paused);
+
     private final Clock clock;
 
     public StatusAggregator(Clock clock) {
@@ -38,18 +46,25 @@ public final class StatusAggregator {
             return status;
         }
         Allocation a = result.plan().allocation();
-        status.setBudget(new BudgetStatus(a.budget().connections(), term(a), a.budget().explanation()));
+        long budget = a.budget().connections();
+        long live = result.liveConnections();
+        status.setBudget(new BudgetStatus(budget, term(a), a.budget().explanation()));
         status.setAllocated(a.allocated());
         status.setUnallocated(a.unallocated());
         status.setUnallocatedReason(a.verdict() == Allocation.Verdict.FITS ? a.unallocatedReason() : null);
+        status.setLiveConnections(live);
         status.setTargetCount((int) result.targets().stream().filter(t -> t.workload() != null).count());
-        status.setTargets(result.targets().stream().map(StatusAggregator::target).toList());
+        setTargets(status, result.targets());
 
         boolean oversubscribed = a.verdict() == Allocation.Verdict.OVERSUBSCRIBED;
-        String conflicts = names(result, State.Conflict);
-        String problems = names(result, State.NotFound, State.Invalid);
-        String moving = names(result, State.Rolling, State.Pending);
+        boolean liveOver = !oversubscribed && live > budget;
+        String conflicts = firstOf(result, EnumSet.of(State.Conflict));
+        String problems = firstOf(result, EnumSet.of(State.NotFound, State.Invalid, State.Paused));
+        String moving = firstOf(result, EnumSet.of(State.Rolling, State.Pending));
         boolean dryRun = result.targets().stream().anyMatch(t -> t.state() == State.DryRun);
+        String liveText = "the pods hold " + live + " of " + budget + " connections now (terminating pods included), "
+                + "above the budget until the shrinking targets have rolled out; the plan allocates " + a.allocated()
+                + (moving.isEmpty() ? "" : "; in progress: " + moving);
 
         String readyReason;
         String readyMessage;
@@ -58,10 +73,13 @@ public final class StatusAggregator {
             readyMessage = a.unallocatedReason();
         } else if (!conflicts.isEmpty()) {
             readyReason = Conditions.REASON_CONFLICT;
-            readyMessage = "not written because of conflicts: " + conflicts;
+            readyMessage = "not written because of a conflict: " + conflicts;
         } else if (!problems.isEmpty()) {
             readyReason = Conditions.REASON_TARGET_PROBLEM;
-            readyMessage = "targets with problems (see status.targets): " + problems;
+            readyMessage = problems;
+        } else if (liveOver) {
+            readyReason = Conditions.REASON_LIVE_OVER_BUDGET;
+            readyMessage = liveText;
         } else {
             readyReason = dryRun ? Conditions.REASON_DRY_RUN : Conditions.REASON_RECONCILED;
             readyMessage = dryRun ? "dry run: sizes computed, nothing written" : "every target is sized within the budget";
@@ -69,44 +87,86 @@ public final class StatusAggregator {
         boolean ready = readyReason.equals(Conditions.REASON_RECONCILED) || readyReason.equals(Conditions.REASON_DRY_RUN);
         conditions.add(Conditions.carry(previous, Conditions.READY, ready ? TRUE : FALSE, readyReason, readyMessage,
                 generation, clock));
-        conditions.add(Conditions.carry(previous, Conditions.OVERSUBSCRIBED, oversubscribed ? TRUE : FALSE,
-                oversubscribed ? Conditions.REASON_OVERSUBSCRIBED : Conditions.REASON_WITHIN_BUDGET,
+        conditions.add(Conditions.carry(previous, Conditions.OVERSUBSCRIBED, oversubscribed || liveOver ? TRUE : FALSE,
+                oversubscribed ? Conditions.REASON_OVERSUBSCRIBED
+                        : liveOver ? Conditions.REASON_LIVE_OVER_BUDGET : Conditions.REASON_WITHIN_BUDGET,
                 oversubscribed ? String.format(Locale.ROOT, "%.2f× the budget: %s", a.ratio(), a.unallocatedReason())
-                        : a.allocated() + " of " + a.budget().connections() + " connections allocated", generation, clock));
+                        : liveOver ? liveText
+                        : a.allocated() + " of " + budget + " connections allocated; the pods hold " + live + " now",
+                generation, clock));
         conditions.add(Conditions.carry(previous, Conditions.ROLLOUT_IN_PROGRESS, moving.isEmpty() ? FALSE : TRUE,
                 moving.isEmpty() ? Conditions.REASON_SETTLED
-                        : names(result, State.Pending).isEmpty() ? Conditions.REASON_ROLLING : Conditions.REASON_PENDING,
+                        : firstOf(result, EnumSet.of(State.Pending)).isEmpty() ? Conditions.REASON_ROLLING
+                        : Conditions.REASON_PENDING,
                 moving.isEmpty() ? "every written size is rolled out" : "in progress: " + moving, generation, clock));
         conditions.add(Conditions.carry(previous, Conditions.CONFLICT, conflicts.isEmpty() ? FALSE : TRUE,
                 conflicts.isEmpty() ? Conditions.REASON_NO_CONFLICT : Conditions.REASON_CONFLICT,
                 conflicts.isEmpty() ? "no workload is claimed twice or blocked by another field manager"
-                        : "conflicts: " + conflicts, generation, clock));
+                        : conflicts, generation, clock));
         status.setConditions(conditions);
         return status;
     }
 
-    private static TargetStatus target(TargetOutcome o) {
+    /**
+     * Problems first, then held raises, rollouts, the rest; in full up to {@link #DETAILED_TARGETS}. Past that only
+     * held raises are kept, in short (their pendingSince is the one thing a later pass needs), and the rest counted.
+     */
+    private static void setTargets(PoolPolicyStatus status, List<TargetOutcome> outcomes) {
+        Map<String, Integer> states = new TreeMap<>();
+        outcomes.forEach(o -> states.merge(o.state().name(), 1, Integer::sum));
+        status.setTargetStates(states);
+        List<TargetOutcome> ordered = outcomes.stream().sorted(Comparator.comparingInt(StatusAggregator::rank)
+                .thenComparing(o -> o.kind() + "/" + o.name())).toList();
+        List<TargetStatus> listed = new ArrayList<>();
+        for (TargetOutcome o : ordered) {
+            if (listed.size() < DETAILED_TARGETS) {
+                listed.add(target(o, true));
+            } else if (o.state() == State.Pending) {
+                listed.add(target(o, false));
+            }
+        }
+        status.setTargets(listed);
+        status.setTargetsOmitted(outcomes.size() > listed.size() ? outcomes.size() - listed.size() : null);
+    }
+
+    private static int rank(TargetOutcome o) {
+        return PROBLEMS.contains(o.state()) ? 0 : o.state() == State.Pending ? 1 : o.state() == State.Rolling ? 2 : 3;
+    }
+
+    private static TargetStatus target(TargetOutcome o, boolean full) {
         var t = new TargetStatus();
         t.setKind(o.kind());
         t.setName(o.name());
         if (o.allocation() != null) {
-            t.setBasisReplicas(o.allocation().peak().basisReplicas());
-            t.setPeakPods(o.allocation().peak().total());
             t.setPoolSize(o.allocation().poolSize());
-            t.setConnections(o.allocation().connections());
-            t.setExplanation(o.allocation().peak().explanation() + "; " + o.allocation().explanation());
+            if (full) {
+                t.setBasisReplicas(o.allocation().peak().basisReplicas());
+                t.setPeakPods(o.allocation().peak().total());
+                t.setConnections(o.allocation().connections());
+                t.setExplanation(o.allocation().peak().explanation() + "; " + o.allocation().explanation());
+            }
         }
         t.setAppliedPoolSize(o.applied());
         t.setState(o.state().name());
-        t.setMessage(o.message());
+        if (full) {
+            t.setLiveConnections(o.live());
+            t.setMessage(o.message());
+        }
         t.setPendingSince(o.pendingSince() == null ? null : o.pendingSince().toString());
         return t;
     }
 
-    private static String names(PolicyPass.Result result, State... states) {
-        var wanted = List.of(states);
-        return result.targets().stream().filter(t -> wanted.contains(t.state()))
-                .map(t -> t.kind() + "/" + t.name()).collect(Collectors.joining(", "));
+    /** The first target in one of {@code states}, with its cause, and how many more there are; "" when none. */
+    private static String firstOf(PolicyPass.Result result, Set<State> states) {
+        var matching = result.targets().stream().filter(t -> states.contains(t.state()))
+                .sorted(Comparator.comparing(t -> t.kind() + "/" + t.name())).toList();
+        if (matching.isEmpty()) {
+            return "";
+        }
+        var first = matching.get(0);
+        String what = first.name() == null ? first.message()
+                : first.kind() + "/" + first.name() + " (" + first.state() + ": " + first.message() + ")";
+        return matching.size() == 1 ? what : what + " and " + (matching.size() - 1) + " more (see status.targets)";
     }
 
     private static String term(Allocation a) {

@@ -30,6 +30,13 @@ interface WorkloadWriter {
                     if (e.getCode() == 409) {
                         return conflictMessage(partial, e);
                     }
+                    // 422: the API server will not merge our field into what is there (the user sets the variable
+                    // through valueFrom, say). Retrying cannot help; report it like an ownership conflict.
+                    if (e.getCode() == 422) {
+                        return partial.getKind() + "/" + partial.getMetadata().getName() + ": the API server rejected "
+                                + "the operator's change (" + detail(e) + "). Remove what your manifest sets for the "
+                                + "pool-size variables, or name other variables in spec.injection.";
+                    }
                     throw e;
                 }
             }
@@ -46,10 +53,13 @@ interface WorkloadWriter {
         };
     }
 
+    private static String detail(KubernetesClientException e) {
+        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+    }
+
     private static String conflictMessage(HasMetadata partial, KubernetesClientException e) {
-        String detail = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
         return partial.getKind() + "/" + partial.getMetadata().getName() + ": another field manager owns a field the "
-                + "operator would set (" + detail + "). Remove that field from your manifest, or pick other "
+                + "operator would set (" + detail(e) + "). Remove that field from your manifest, or pick other "
                 + "variable names in spec.injection.";
     }
 }

@@ -11,7 +11,9 @@ public record Allocation(Budget budget, List<TargetAllocation> targets, Verdict 
 
     public enum Verdict { FITS, OVERSUBSCRIBED }
 
-    public long allocated() { return targets.stream().mapToLong(TargetAllocation::connections).sum(); }
+    public long allocated() {
+        return targets.stream().mapToLong(TargetAllocation::connections).reduce(0, Limits::saturatedAdd);
+    }
 
     /** Budget not handed out: everyone at maxPoolSize, or the next step in fair order would not fit. */
     public long unallocated() { return Math.max(0, budget.connections() - allocated()); }

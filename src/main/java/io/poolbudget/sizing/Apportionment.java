@@ -74,7 +74,7 @@ final class Apportionment {
             } else {
                 top = Math.max(top, max[i]);
                 if (toMax != Long.MAX_VALUE) {
-                    toMax = saturatedAdd(toMax, saturatedMultiply(cost[i], max[i] - min[i]));
+                    toMax = Limits.saturatedAdd(toMax, Limits.saturatedMultiply(cost[i], max[i] - min[i]));
                 }
             }
         }
@@ -198,7 +198,7 @@ final class Apportionment {
     private long costAt(double lambda, long limit) {
         long total = 0;
         for (int i = 0; i < cost.length; i++) {
-            total = saturatedAdd(total, saturatedMultiply(cost[i], steps(lambda, i)));
+            total = Limits.saturatedAdd(total, Limits.saturatedMultiply(cost[i], steps(lambda, i)));
             if (total > limit) {
                 return total;
             }
@@ -215,16 +215,5 @@ final class Apportionment {
             int byPriority = Long.compare(weight[j] * (2 * a[1] + 1), weight[i] * (2 * b[1] + 1));
             return byPriority != 0 ? byPriority : id[i].compareTo(id[j]);
         };
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long r = a + b;
-        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
-    }
-
-    private static long saturatedMultiply(long a, long b) {
-        long hi = Math.multiplyHigh(a, b);
-        long lo = a * b;
-        return (hi == 0 && lo >= 0) ? lo : Long.MAX_VALUE;
     }
 }

@@ -8,14 +8,16 @@ public record DatabaseInput(int cores, int effectiveSpindles, int connectionsPer
                             int reservedConnections, Integer budget) {
     public DatabaseInput {
         Check.atLeast("database.cores", cores, 1);
-        Check.atMost("database.cores", cores, 100_000);
-        Check.atMost("database.connectionsPerCore", connectionsPerCore, 1_000);
-        Check.atMost("database.effectiveSpindles", effectiveSpindles, 100_000);
+        Check.atMost("database.cores", cores, Limits.CORES);
+        Check.atMost("database.connectionsPerCore", connectionsPerCore, Limits.CONNECTIONS_PER_CORE);
+        Check.atMost("database.effectiveSpindles", effectiveSpindles, Limits.SPINDLES);
         Check.atLeast("database.effectiveSpindles", effectiveSpindles, 0);
         Check.atLeast("database.connectionsPerCore", connectionsPerCore, 1);
         Check.atLeast("database.reservedConnections", reservedConnections, 0);
+        Check.atMost("database.reservedConnections", reservedConnections, Limits.CONNECTIONS);
         if (maxConnections != null) {
             Check.atLeast("database.maxConnections", maxConnections, 1);
+            Check.atMost("database.maxConnections", maxConnections, Limits.CONNECTIONS);
             if (reservedConnections >= maxConnections) {
                 throw new InvalidInputException("database.reservedConnections", "must be below database.maxConnections ("
                         + reservedConnections + " >= " + maxConnections + "): lower reservedConnections or raise maxConnections");
@@ -23,6 +25,7 @@ public record DatabaseInput(int cores, int effectiveSpindles, int connectionsPer
         }
         if (budget != null) {
             Check.atLeast("database.budget", budget, 1);
+            Check.atMost("database.budget", budget, Limits.CONNECTIONS);
         }
     }
 

@@ -25,12 +25,12 @@ public record IntOrPercent(int value, boolean percent) {
     }
 
     /** Resolves against {@code total} with Kubernetes' rounding: up for surge, down for unavailable. */
-    public int resolve(int total, boolean roundUp) {
+    public long resolve(long total, boolean roundUp) {
         if (!percent) {
             return value;
         }
-        long scaled = (long) value * total;
-        return (int) (roundUp ? (scaled + 99) / 100 : scaled / 100);
+        long scaled = (long) value * total; // at most (2^31 − 1)² : fits a long
+        return roundUp ? (scaled + 99) / 100 : scaled / 100;
     }
 
     @Override

@@ -2,20 +2,22 @@ package io.poolbudget.sizing;
 
 /**
  * The most pods of one target that can hold connections at once:
- * basis replicas + rollout surge + old pods still terminating. The explanation is built on demand.
+ * basis replicas + rollout surge + old pods still terminating. Counted in 64 bits: an HPA may name
+ * 2³¹ − 1 replicas, and a percentage surge on top of that does not fit an int. The explanation is
+ * built on demand.
  */
-public record PeakPods(TargetInput target, Basis basis, int basisReplicas, int surge, int terminating) {
+public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long surge, long terminating) {
 
-    public int total() { return basisReplicas + surge + terminating; }
+    public long total() { return basisReplicas + surge + terminating; }
 
-    /** Connections one unit of pool size costs: peak pods × pools per pod. */
-    public long cost() { return (long) total() * target.poolsPerPod(); }
+    /** Connections one unit of pool size costs: peak pods × pools per pod (saturating, never negative). */
+    public long cost() { return Limits.saturatedMultiply(total(), target.poolsPerPod()); }
 
     public static PeakPods of(TargetInput t) {
         Basis basis = t.basis() != null ? t.basis() : (t.hpaMaxReplicas() != null ? Basis.HPA_MAX : Basis.CURRENT);
         // Pods that exist now hold connections now, whatever the plan says.
-        int planned = Math.max(chosen(t, basis), t.replicas());
-        int terminating = t.terminatingPods() != null ? Math.min(t.terminatingPods(), planned)
+        long planned = Math.max(chosen(t, basis), t.replicas());
+        long terminating = t.terminatingPods() != null ? Math.min(t.terminatingPods(), planned)
                 : t.rollout().defaultTerminating(planned);
         return new PeakPods(t, basis, planned, t.rollout().surge(planned), terminating);
     }
@@ -39,7 +41,7 @@ public record PeakPods(TargetInput target, Basis basis, int basisReplicas, int s
     }
 
     /** The replica count the basis names, before the pods running now are taken into account. */
-    private static int chosen(TargetInput t, Basis basis) {
+    private static long chosen(TargetInput t, Basis basis) {
         return switch (basis) {
             case HPA_MAX -> t.hpaMaxReplicas() == null ? t.replicas() : t.hpaMaxReplicas();
             case FIXED -> t.fixedReplicas();

@@ -23,7 +23,7 @@ public final class PoolSizer {
         for (int i = 0; i < n; i++) {
             TargetInput t = targets.get(i);
             peaks[i] = PeakPods.of(t);
-            required += peaks[i].cost() * t.minPoolSize();
+            required = Limits.saturatedAdd(required, Limits.saturatedMultiply(peaks[i].cost(), t.minPoolSize()));
         }
         if (required > budget.connections()) {
             return oversubscribed(budget, targets, peaks, required);
@@ -67,7 +67,7 @@ public final class PoolSizer {
             min[i] = t.minPoolSize();
             max[i] = t.maxPoolSize() == null ? Integer.MAX_VALUE : t.maxPoolSize();
             if (cost[i] == 0) {
-                max[i] = (int) Math.min(max[i], Math.max(min[i], Math.min(budget, TargetInput.MAX_POOL_SIZE)));
+                max[i] = (int) Math.min(max[i], Math.max(min[i], Math.min(budget, Limits.POOL_SIZE)));
             }
             id[i] = t.id();
         }
@@ -75,8 +75,9 @@ public final class PoolSizer {
     }
 
     private static Allocation oversubscribed(Budget budget, List<TargetInput> targets, PeakPods[] peaks, long required) {
-        String why = String.format(Locale.ROOT, "the budget of %d is below the %d connections every target's "
-                + "minPoolSize needs (%.2f×): minPoolSize applies", budget.connections(), required,
+        String why = String.format(Locale.ROOT, "the budget of %d is below the %s connections every target's "
+                + "minPoolSize needs (%.2f×): minPoolSize applies", budget.connections(),
+                required == Long.MAX_VALUE ? "more than 9.2×10¹⁸" : Long.toString(required),
                 (double) required / budget.connections());
         List<TargetAllocation> out = new ArrayList<>(targets.size());
         for (int i = 0; i < targets.size(); i++) {

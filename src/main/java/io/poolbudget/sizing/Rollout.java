@@ -4,13 +4,13 @@ package io.poolbudget.sizing;
 public sealed interface Rollout {
 
     /** Pods added above the replica count while a rollout runs. */
-    int surge(int replicas);
+    long surge(long replicas);
 
     /** Old pods that may still be terminating, holding connections, while new ones start. */
-    int defaultTerminating(int replicas);
+    long defaultTerminating(long replicas);
 
     /** A phrase for explanations. */
-    String describe(int replicas);
+    String describe(long replicas);
 
     /** Deployment RollingUpdate. Kubernetes' defaults are 25% / 25%. */
     record RollingUpdate(IntOrPercent maxSurge, IntOrPercent maxUnavailable) implements Rollout {
@@ -23,11 +23,11 @@ public sealed interface Rollout {
         }
 
         @Override
-        public int surge(int replicas) { return maxSurge.resolve(replicas, true); }
+        public long surge(long replicas) { return maxSurge.resolve(replicas, true); }
 
         /** Unavailable pods, after Kubernetes' fencepost rule: when both resolve to 0, one may be unavailable. */
-        public int unavailable(int replicas) {
-            int unavailable = maxUnavailable.resolve(replicas, false);
+        public long unavailable(long replicas) {
+            long unavailable = maxUnavailable.resolve(replicas, false);
             return surge(replicas) == 0 && unavailable == 0 ? 1 : unavailable;
         }
 
@@ -37,15 +37,15 @@ public sealed interface Rollout {
          * batch of new pods turns Ready; never more than the old pods there are.
          */
         @Override
-        public int defaultTerminating(int replicas) { return Math.min(replicas, surge(replicas) + unavailable(replicas)); }
+        public long defaultTerminating(long replicas) { return Math.min(replicas, surge(replicas) + unavailable(replicas)); }
 
         @Override
-        public String describe(int replicas) {
+        public String describe(long replicas) {
             return "RollingUpdate maxSurge " + maxSurge + " (" + pods(surge(replicas)) + ", rounded up), maxUnavailable "
                     + maxUnavailable + " (" + pods(unavailable(replicas)) + ", rounded down)";
         }
 
-        private static String pods(int n) {
+        private static String pods(long n) {
             return n + (n == 1 ? " pod" : " pods");
         }
     }
@@ -53,24 +53,24 @@ public sealed interface Rollout {
     /** Deployment Recreate: every old pod is gone before a new one starts. */
     record Recreate() implements Rollout {
         @Override
-        public int surge(int replicas) { return 0; }
+        public long surge(long replicas) { return 0; }
 
         @Override
-        public int defaultTerminating(int replicas) { return 0; }
+        public long defaultTerminating(long replicas) { return 0; }
 
         @Override
-        public String describe(int replicas) { return "Recreate (old pods are gone before new ones start)"; }
+        public String describe(long replicas) { return "Recreate (old pods are gone before new ones start)"; }
     }
 
     /** StatefulSet: a pod keeps its name, so its replacement starts only after it is gone. */
     record Ordered() implements Rollout {
         @Override
-        public int surge(int replicas) { return 0; }
+        public long surge(long replicas) { return 0; }
 
         @Override
-        public int defaultTerminating(int replicas) { return 0; }
+        public long defaultTerminating(long replicas) { return 0; }
 
         @Override
-        public String describe(int replicas) { return "StatefulSet (a pod is replaced only after it is gone)"; }
+        public String describe(long replicas) { return "StatefulSet (a pod is replaced only after it is gone)"; }
     }
 }

@@ -16,7 +16,7 @@ public record TargetAllocation(PeakPods peak, int poolSize, double fairShare, St
     public int weight() { return peak.target().weight(); }
 
     /** peak pods × pools per pod × pool size */
-    public long connections() { return peak.cost() * poolSize; }
+    public long connections() { return Limits.saturatedMultiply(peak.cost(), poolSize); }
 
     /** How the pool size was reached, built on demand. */
     public String explanation() {

@@ -11,10 +11,6 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
                           int minPoolSize, Integer maxPoolSize, int poolsPerPod, Basis basis, Integer fixedReplicas,
                           Integer terminatingPods) {
 
-    /** Bounds that keep the engine's exact integer comparisons inside a long. */
-    public static final int MAX_WEIGHT = 1_000_000;
-    public static final int MAX_POOL_SIZE = 1_000_000;
-
     public TargetInput {
         if (id == null || id.isBlank()) {
             throw new InvalidInputException(field + ".name", "is required");
@@ -27,10 +23,14 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
             Check.atLeast(field + " HPA maxReplicas", hpaMaxReplicas, 1);
         }
         Check.atLeast(field + ".weight", weight, 1);
-        Check.atMost(field + ".weight", weight, MAX_WEIGHT);
+        Check.atMost(field + ".weight", weight, Limits.WEIGHT);
         Check.atLeast(field + ".minPoolSize", minPoolSize, 1);
-        Check.atMost(field + ".minPoolSize", minPoolSize, MAX_POOL_SIZE);
+        Check.atMost(field + ".minPoolSize", minPoolSize, Limits.POOL_SIZE);
         Check.atLeast(field + ".poolsPerPod", poolsPerPod, 1);
+        Check.atMost(field + ".poolsPerPod", poolsPerPod, Limits.POOLS_PER_POD);
+        if (maxPoolSize != null) {
+            Check.atMost(field + ".maxPoolSize", maxPoolSize, Limits.POOL_SIZE);
+        }
         if (maxPoolSize != null && maxPoolSize < minPoolSize) {
             throw new InvalidInputException(field + ".minPoolSize", "must not exceed maxPoolSize (" + minPoolSize
                     + " > " + maxPoolSize + "): lower minPoolSize or raise maxPoolSize");
@@ -40,9 +40,11 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         }
         if (fixedReplicas != null) {
             Check.atLeast(field + ".fixedReplicas", fixedReplicas, 0);
+            Check.atMost(field + ".fixedReplicas", fixedReplicas, Limits.REPLICAS);
         }
         if (terminatingPods != null) {
             Check.atLeast(field + ".terminatingPods", terminatingPods, 0);
+            Check.atMost(field + ".terminatingPods", terminatingPods, Limits.REPLICAS);
         }
     }
 

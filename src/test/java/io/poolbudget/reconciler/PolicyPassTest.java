@@ -56,7 +56,7 @@ class PolicyPassTest {
         var d = new DeploymentBuilder().withNewMetadata().withName("web").withNamespace("ns").withGeneration(1L)
                 .withLabels(Map.of("tier", "web")).endMetadata()
                 .withNewSpec().withReplicas(2).withNewSelector().withMatchLabels(Map.of("app", "web")).endSelector()
-                .withNewTemplate().withNewSpec().addNewContainer().withName("app").endContainer().endSpec().endTemplate()
+                .withNewTemplate().withNewMetadata().endMetadata().withNewSpec().addNewContainer().withName("app").endContainer().endSpec().endTemplate()
                 .endSpec()
                 .withNewStatus().withObservedGeneration(1L).withReplicas(2).withUpdatedReplicas(2).withAvailableReplicas(2)
                 .withReadyReplicas(2).endStatus().build();
@@ -118,7 +118,7 @@ class PolicyPassTest {
         var result = run(policy("db", "dryRun: true\n" + SPEC), view(web(null)), writer);
         assertThat(writer.applied).isEmpty();
         assertThat(result.targets().get(0).state()).isEqualTo(State.DryRun);
-        assertThat(result.targets().get(0).message()).isEqualTo("would apply: first size for this workload");
+        assertThat(result.targets().get(0).message()).isEqualTo("would apply: first size 4 (the pods hold the app's default 10) applies at once");
     }
 
     @Test

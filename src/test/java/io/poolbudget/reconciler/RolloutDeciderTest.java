@@ -17,36 +17,81 @@ class RolloutDeciderTest {
     private static final Instant NOW = Instant.parse("2026-01-01T10:00:00Z");
     private static final Duration WINDOW = Duration.ofMinutes(3);
 
+    /** Pods without our variable hold HikariCP's default of 10. */
+    private static TargetState state(String id, int desired, Integer applied, boolean rolledOut, Instant since) {
+        return new TargetState(id, desired, applied, rolledOut, since, 10);
+    }
+
     private static List<RolloutDecider.Action> actions(List<Decision> decisions) {
         return decisions.stream().map(Decision::action).toList();
     }
 
     @Test
-    void lowerSizesAndFirstSizesApplyAtOnce() {
-        var d = RolloutDecider.decide(List.of(new TargetState("a", 3, 5, true, null),
-                new TargetState("b", 4, null, true, null)), NOW, WINDOW);
+    void aFirstSizeAboveTheAppDefaultIsARaise() {
+        // Found on the cluster: a new Deployment joined a selector with pods at HikariCP's 10; its first size 11 was
+        // written at once while the others' old pods still held 22. It must wait like any raise.
+        var d = RolloutDecider.decide(List.of(state("abc", 11, 22, true, null), state("new", 11, null, true, null)),
+                NOW, Duration.ZERO);
+        assertThat(actions(d)).containsExactly(APPLY, HOLD_FOR_ROLLOUTS);
+        assertThat(d.get(1).reason()).isEqualTo("first size 11 (the pods hold the app's default 10) waits until these "
+                + "finish rolling out: abc (shrinking)");
+        var withWindow = RolloutDecider.decide(List.of(state("new", 11, null, true, null)), NOW, WINDOW);
+        assertThat(actions(withWindow)).containsExactly(HOLD_FOR_WINDOW);
+        var agroal = RolloutDecider.decide(List.of(new TargetState("q", 11, null, true, null, 20)), NOW, WINDOW);
+        assertThat(actions(agroal)).as("11 is below Agroal's default of 20: a shrink").containsExactly(APPLY);
+    }
+
+    @Test
+    void aFirstSizeEqualToTheAppDefaultWaitsForOtherRolloutsButNotForTheWindow() {
+        var busy = RolloutDecider.decide(List.of(state("a", 3, 3, false, null), state("b", 10, null, true, null)),
+                NOW, WINDOW);
+        assertThat(actions(busy)).containsExactly(NONE, HOLD_FOR_ROLLOUTS);
+        assertThat(busy.get(1).pendingSince()).as("no window to remember").isNull();
+        var calm = RolloutDecider.decide(List.of(state("a", 3, 3, true, null), state("b", 10, null, true, null)),
+                NOW, WINDOW);
+        assertThat(actions(calm)).containsExactly(NONE, APPLY);
+    }
+
+    @Test
+    void aWorkloadThatHoldsMoreThanPlannedAndCannotBeWrittenHoldsRaises() {
+        var d = RolloutDecider.decide(List.of(state("a", 6, 4, true, null)), List.of("Deployment/x (holds 9)"),
+                NOW, Duration.ZERO);
+        assertThat(actions(d)).containsExactly(HOLD_FOR_ROLLOUTS);
+        assertThat(d.get(0).reason()).endsWith("Deployment/x (holds 9)");
+    }
+
+    @Test
+    void aLongListOfBlockersIsCutShort() {
+        assertThat(RolloutDecider.list(List.of("a", "b", "c", "d", "e", "f", "g"))).isEqualTo("a, b, c, d, e and 2 more");
+        assertThat(RolloutDecider.list(List.of("a"))).isEqualTo("a");
+    }
+
+    @Test
+    void lowerSizesAndFirstSizesBelowTheAppDefaultApplyAtOnce() {
+        var d = RolloutDecider.decide(List.of(state("a", 3, 5, true, null),
+                state("b", 4, null, true, null)), NOW, WINDOW);
         assertThat(actions(d)).containsExactly(APPLY, APPLY);
     }
 
     @Test
     void unchangedSizesDoNothing() {
-        assertThat(actions(RolloutDecider.decide(List.of(new TargetState("a", 3, 3, false, null)), NOW, WINDOW)))
+        assertThat(actions(RolloutDecider.decide(List.of(state("a", 3, 3, false, null)), NOW, WINDOW)))
                 .containsExactly(NONE);
     }
 
     @Test
     void aRaiseFirstWaitsOutTheWindowFromWhenItWasFirstHeld() {
-        var first = RolloutDecider.decide(List.of(new TargetState("a", 6, 4, true, null)), NOW, WINDOW);
+        var first = RolloutDecider.decide(List.of(state("a", 6, 4, true, null)), NOW, WINDOW);
         assertThat(first.get(0).action()).isEqualTo(HOLD_FOR_WINDOW);
         assertThat(first.get(0).pendingSince()).isEqualTo(NOW);
         assertThat(RolloutDecider.nextCheck(first, NOW, WINDOW)).isEqualTo(WINDOW);
 
-        var later = RolloutDecider.decide(List.of(new TargetState("a", 6, 4, true, NOW)), NOW.plusSeconds(60), WINDOW);
+        var later = RolloutDecider.decide(List.of(state("a", 6, 4, true, NOW)), NOW.plusSeconds(60), WINDOW);
         assertThat(later.get(0).action()).isEqualTo(HOLD_FOR_WINDOW);
         assertThat(later.get(0).pendingSince()).isEqualTo(NOW);
         assertThat(RolloutDecider.nextCheck(later, NOW.plusSeconds(60), WINDOW)).isEqualTo(Duration.ofMinutes(2));
 
-        var after = RolloutDecider.decide(List.of(new TargetState("a", 6, 4, true, NOW)), NOW.plus(WINDOW), WINDOW);
+        var after = RolloutDecider.decide(List.of(state("a", 6, 4, true, NOW)), NOW.plus(WINDOW), WINDOW);
         assertThat(after.get(0).action()).isEqualTo(APPLY);
         assertThat(after.get(0).pendingSince()).isNull();
     }
@@ -54,31 +99,31 @@ class RolloutDeciderTest {
     @Test
     void growthWaitsForShrinkingTargetsAndAppliesOnceTheyRolledOut() {
         // pass 1: a shrinks (applies), b grows (held although its window is over)
-        var pass1 = RolloutDecider.decide(List.of(new TargetState("a", 2, 4, true, null),
-                new TargetState("b", 6, 4, true, NOW)), NOW.plus(WINDOW), WINDOW);
+        var pass1 = RolloutDecider.decide(List.of(state("a", 2, 4, true, null),
+                state("b", 6, 4, true, NOW)), NOW.plus(WINDOW), WINDOW);
         assertThat(actions(pass1)).containsExactly(APPLY, HOLD_FOR_ROLLOUTS);
         assertThat(pass1.get(1).reason()).contains("a (shrinking)");
         // pass 2: a has size 2 now but is still rolling out
-        var pass2 = RolloutDecider.decide(List.of(new TargetState("a", 2, 2, false, null),
-                new TargetState("b", 6, 4, true, NOW)), NOW.plus(WINDOW), WINDOW);
+        var pass2 = RolloutDecider.decide(List.of(state("a", 2, 2, false, null),
+                state("b", 6, 4, true, NOW)), NOW.plus(WINDOW), WINDOW);
         assertThat(actions(pass2)).containsExactly(NONE, HOLD_FOR_ROLLOUTS);
         assertThat(pass2.get(1).reason()).contains("a (rolling out)");
         // pass 3: a rolled out
-        var pass3 = RolloutDecider.decide(List.of(new TargetState("a", 2, 2, true, null),
-                new TargetState("b", 6, 4, true, NOW)), NOW.plus(WINDOW), WINDOW);
+        var pass3 = RolloutDecider.decide(List.of(state("a", 2, 2, true, null),
+                state("b", 6, 4, true, NOW)), NOW.plus(WINDOW), WINDOW);
         assertThat(actions(pass3)).containsExactly(NONE, APPLY);
     }
 
     @Test
     void withAZeroWindowPureGrowthAppliesAtOnce() {
-        var d = RolloutDecider.decide(List.of(new TargetState("a", 6, 4, true, null),
-                new TargetState("b", 5, 3, true, null)), NOW, Duration.ZERO);
+        var d = RolloutDecider.decide(List.of(state("a", 6, 4, true, null),
+                state("b", 5, 3, true, null)), NOW, Duration.ZERO);
         assertThat(actions(d)).containsExactly(APPLY, APPLY);
     }
 
     @Test
     void aRaiseThatIsNoLongerWantedForgetsItsWindow() {
-        var d = RolloutDecider.decide(List.of(new TargetState("a", 4, 4, true, NOW)), NOW.plusSeconds(10), WINDOW);
+        var d = RolloutDecider.decide(List.of(state("a", 4, 4, true, NOW)), NOW.plusSeconds(10), WINDOW);
         assertThat(d.get(0).action()).isEqualTo(NONE);
         assertThat(d.get(0).pendingSince()).isNull();
     }

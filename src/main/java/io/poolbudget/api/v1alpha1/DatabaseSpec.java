@@ -5,47 +5,53 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.poolbudget.sizing.Limits;
 
 @ValidationRule(value = "!has(self.maxConnections) || self.reservedConnections < self.maxConnections",
         message = "database.reservedConnections must be below database.maxConnections: lower reservedConnections or raise maxConnections")
 public class DatabaseSpec {
 
+    @Size(max = Limits.NAME_LENGTH)
     @JsonPropertyDescription("A display name for the database (shown by kubectl get and the dashboard).")
     private String name;
 
     @Required
     @Min(1)
-    @Max(100_000)
+    @Max(Limits.CORES)
     @JsonPropertyDescription("CPU cores of the database server. The database runs about this many queries at once.")
     private Integer cores;
 
     @Min(0)
-    @Max(100_000)
+    @Max(Limits.SPINDLES)
     @Default("0")
     @JsonPropertyDescription("Effective spindles: disks the database can keep busy while queries wait on I/O. "
             + "0 for a data set that fits in memory or for SSDs.")
     private Integer effectiveSpindles = 0;
 
     @Min(1)
-    @Max(1_000)
+    @Max(Limits.CONNECTIONS_PER_CORE)
     @Default("2")
     @JsonPropertyDescription("Connections per core in the budget formula cores x connectionsPerCore + effectiveSpindles (default 2).")
     private Integer connectionsPerCore = 2;
 
     @Min(1)
+    @Max(Limits.CONNECTIONS)
     @JsonPropertyDescription("The server's max_connections. When set, the budget is capped at maxConnections - reservedConnections.")
-    private Integer maxConnections;
+    private Long maxConnections;
 
     @Min(0)
+    @Max(Limits.CONNECTIONS)
     @Default("0")
     @JsonPropertyDescription("Connections this policy does not manage: superuser slots, admin tools, migrations, other clients.")
-    private Integer reservedConnections = 0;
+    private Long reservedConnections = 0L;
 
     @Min(1)
+    @Max(Limits.CONNECTIONS)
     @JsonPropertyDescription("An explicit budget of connections for the targets, instead of the cores formula. "
             + "Still capped by maxConnections - reservedConnections.")
-    private Integer budget;
+    private Long budget;
 
     public String getName() { return name; }
     public void setName(String name) { this.name = name; }
@@ -55,10 +61,10 @@ public class DatabaseSpec {
     public void setEffectiveSpindles(Integer effectiveSpindles) { this.effectiveSpindles = effectiveSpindles; }
     public Integer getConnectionsPerCore() { return connectionsPerCore; }
     public void setConnectionsPerCore(Integer connectionsPerCore) { this.connectionsPerCore = connectionsPerCore; }
-    public Integer getMaxConnections() { return maxConnections; }
-    public void setMaxConnections(Integer maxConnections) { this.maxConnections = maxConnections; }
-    public Integer getReservedConnections() { return reservedConnections; }
-    public void setReservedConnections(Integer reservedConnections) { this.reservedConnections = reservedConnections; }
-    public Integer getBudget() { return budget; }
-    public void setBudget(Integer budget) { this.budget = budget; }
+    public Long getMaxConnections() { return maxConnections; }
+    public void setMaxConnections(Long maxConnections) { this.maxConnections = maxConnections; }
+    public Long getReservedConnections() { return reservedConnections; }
+    public void setReservedConnections(Long reservedConnections) { this.reservedConnections = reservedConnections; }
+    public Long getBudget() { return budget; }
+    public void setBudget(Long budget) { this.budget = budget; }
 }

@@ -2,14 +2,20 @@ package io.poolbudget.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.poolbudget.sizing.Limits;
 import java.util.ArrayList;
 import java.util.List;
 
 /** How the computed pool size reaches the application. */
 @ValidationRule(value = "has(self.preset) != has(self.maxPoolSizeEnv)",
         message = "set exactly one of injection.preset or injection.maxPoolSizeEnv")
+@ValidationRule(value = "!has(self.containers) || self.containers.all(c, size(c) <= 63)",
+        message = "injection.containers names a container longer than 63 characters, which no pod can have")
 @ValidationRule(value = "!has(self.minIdleEnv) || has(self.maxPoolSizeEnv)",
         message = "injection.minIdleEnv goes with injection.maxPoolSizeEnv; a preset names both variables")
 public class InjectionSpec {
@@ -22,14 +28,17 @@ public class InjectionSpec {
     private Preset preset;
 
     @Pattern("^[A-Za-z_][A-Za-z0-9_]*$")
+    @Size(max = Limits.NAME_LENGTH)
     @JsonPropertyDescription("Explicit name of the variable that carries the maximum pool size. Set this or preset.")
     private String maxPoolSizeEnv;
 
     @Pattern("^[A-Za-z_][A-Za-z0-9_]*$")
+    @Size(max = Limits.NAME_LENGTH)
     @JsonPropertyDescription("Explicit name of the variable that carries the minimum idle connections, set equal to "
             + "the pool size (a static pool). Optional with maxPoolSizeEnv.")
     private String minIdleEnv;
 
+    @Size(max = Limits.CONTAINERS)
     @JsonPropertyDescription("Containers that receive the values. Default: every container of the pod; init "
             + "containers never.")
     private List<String> containers = new ArrayList<>();
@@ -40,6 +49,16 @@ public class InjectionSpec {
             + "a change rolls the pods.")
     private InjectionMode mode = InjectionMode.Env;
 
+    @Min(1)
+    @Max(Limits.POOL_SIZE)
+    @JsonPropertyDescription("The pool size a pod holds while the variable is absent: the application's own default. "
+            + "Default: the preset's (10 for HikariCP, 20 for Agroal); 10 with explicit variable names. The operator "
+            + "counts pods it has not sized yet at this size, and writes a first size at once only when it is lower; "
+            + "a higher first size waits like any raise.")
+    private Integer appDefaultPoolSize;
+
+    public Integer getAppDefaultPoolSize() { return appDefaultPoolSize; }
+    public void setAppDefaultPoolSize(Integer appDefaultPoolSize) { this.appDefaultPoolSize = appDefaultPoolSize; }
     public Preset getPreset() { return preset; }
     public void setPreset(Preset preset) { this.preset = preset; }
     public String getMaxPoolSizeEnv() { return maxPoolSizeEnv; }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Observed state. Built whole by {@code io.poolbudget.reconciler.StatusAggregator}; compared as JSON. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -24,11 +25,24 @@ public class PoolPolicyStatus {
 
     private String unallocatedReason;
 
+    @JsonPropertyDescription("Connections the targets' pods hold now, from the pods' own specs: terminating pods "
+            + "included, a pod without the variable at the app's default. Above the budget while pods that existed "
+            + "before a change still hold larger pools (see the Oversubscribed condition, reason LiveOverBudget).")
+    private Long liveConnections;
+
     @JsonPropertyDescription("Number of workloads the targets resolved to.")
     private Integer targetCount;
 
-    @JsonPropertyDescription("Per workload: the plan, the size, and whether it is applied.")
+    @JsonPropertyDescription("How many targets are in each state (Applied, Rolling, Pending, ...).")
+    private Map<String, Integer> targetStates;
+
+    @JsonPropertyDescription("Per workload: the plan, the size, and whether it is applied. Bounded: problems first, "
+            + "then raises held, then rollouts, then the rest, in full up to 100 entries; past that only held raises "
+            + "(in short) are listed and the rest are counted in targetsOmitted. Events and metrics carry the details.")
     private List<TargetStatus> targets = new ArrayList<>();
+
+    @JsonPropertyDescription("Targets not listed in targets, to keep the object small.")
+    private Integer targetsOmitted;
 
     @JsonPropertyDescription("Ready, Oversubscribed, RolloutInProgress and Conflict, as Kubernetes conditions.")
     private List<Condition> conditions = new ArrayList<>();
@@ -43,6 +57,12 @@ public class PoolPolicyStatus {
     public void setUnallocated(Long unallocated) { this.unallocated = unallocated; }
     public String getUnallocatedReason() { return unallocatedReason; }
     public void setUnallocatedReason(String unallocatedReason) { this.unallocatedReason = unallocatedReason; }
+    public Long getLiveConnections() { return liveConnections; }
+    public void setLiveConnections(Long liveConnections) { this.liveConnections = liveConnections; }
+    public Map<String, Integer> getTargetStates() { return targetStates; }
+    public void setTargetStates(Map<String, Integer> targetStates) { this.targetStates = targetStates; }
+    public Integer getTargetsOmitted() { return targetsOmitted; }
+    public void setTargetsOmitted(Integer targetsOmitted) { this.targetsOmitted = targetsOmitted; }
     public Integer getTargetCount() { return targetCount; }
     public void setTargetCount(Integer targetCount) { this.targetCount = targetCount; }
     public List<TargetStatus> getTargets() { return targets; }

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.poolbudget.sizing.Limits;
 
 /** One workload (by name) or a set of workloads (by selector) that connects to the database. */
 @ValidationRule(value = "has(self.name) != has(self.selector)",
@@ -16,6 +18,7 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
         message = "targets[].fixedReplicas is required with basis Fixed and only allowed with it")
 public class TargetSpec {
 
+    @Size(min = 1, max = Limits.NAME_LENGTH)
     @JsonPropertyDescription("Name of the workload in the policy's namespace. Set this or selector.")
     private String name;
 
@@ -27,42 +30,45 @@ public class TargetSpec {
     private LabelSelector selector;
 
     @Min(1)
-    @Max(1_000_000)
+    @Max(Limits.WEIGHT)
     @Default("1")
     @JsonPropertyDescription("Relative per-pod share: a pod of a weight-2 target gets about twice the pool of a "
             + "weight-1 target's pod (default 1).")
     private Integer weight = 1;
 
     @Min(1)
-    @Max(1_000_000)
+    @Max(Limits.POOL_SIZE)
     @Default("1")
     @JsonPropertyDescription("Smallest pool size per pod (default 1). A budget too small for every minimum is reported as Oversubscribed.")
     private Integer minPoolSize = 1;
 
     @Min(1)
-    @Max(1_000_000)
+    @Max(Limits.POOL_SIZE)
     @JsonPropertyDescription("Largest pool size per pod. Budget left once every target is at its maximum is reported, not handed out.")
     private Integer maxPoolSize;
 
     @Min(1)
+    @Max(Limits.POOLS_PER_POD)
     @Default("1")
     @JsonPropertyDescription("Pools each pod opens to this database (2 for a pod with two datasources to it; default 1).")
-    private Integer poolsPerPod = 1;
+    private Long poolsPerPod = 1L;
 
     @JsonPropertyDescription("Which replica count to plan for: HpaMax (the HPA's maxReplicas; the default when an HPA "
             + "scales the workload, so scaling needs no new rollout), Current (the default without an HPA) or Fixed.")
     private ReplicaBasis basis;
 
     @Min(0)
+    @Max(Limits.REPLICAS)
     @JsonPropertyDescription("Replica count to plan for when basis is Fixed.")
-    private Integer fixedReplicas;
+    private Long fixedReplicas;
 
     @Min(0)
+    @Max(Limits.REPLICAS)
     @JsonPropertyDescription("Pods of the previous revision that may still hold connections while a rollout starts new "
             + "ones. Default: one rollout step (maxSurge + maxUnavailable pods), which assumes an old pod has closed "
             + "its pool before the next batch of new pods is Ready. Raise it for apps with a long graceful shutdown; "
             + "0 for Recreate and StatefulSets, which never overlap old and new pods.")
-    private Integer terminatingPods;
+    private Long terminatingPods;
 
     public String getName() { return name; }
     public void setName(String name) { this.name = name; }
@@ -76,12 +82,12 @@ public class TargetSpec {
     public void setMinPoolSize(Integer minPoolSize) { this.minPoolSize = minPoolSize; }
     public Integer getMaxPoolSize() { return maxPoolSize; }
     public void setMaxPoolSize(Integer maxPoolSize) { this.maxPoolSize = maxPoolSize; }
-    public Integer getPoolsPerPod() { return poolsPerPod; }
-    public void setPoolsPerPod(Integer poolsPerPod) { this.poolsPerPod = poolsPerPod; }
+    public Long getPoolsPerPod() { return poolsPerPod; }
+    public void setPoolsPerPod(Long poolsPerPod) { this.poolsPerPod = poolsPerPod; }
     public ReplicaBasis getBasis() { return basis; }
     public void setBasis(ReplicaBasis basis) { this.basis = basis; }
-    public Integer getFixedReplicas() { return fixedReplicas; }
-    public void setFixedReplicas(Integer fixedReplicas) { this.fixedReplicas = fixedReplicas; }
-    public Integer getTerminatingPods() { return terminatingPods; }
-    public void setTerminatingPods(Integer terminatingPods) { this.terminatingPods = terminatingPods; }
+    public Long getFixedReplicas() { return fixedReplicas; }
+    public void setFixedReplicas(Long fixedReplicas) { this.fixedReplicas = fixedReplicas; }
+    public Long getTerminatingPods() { return terminatingPods; }
+    public void setTerminatingPods(Long terminatingPods) { this.terminatingPods = terminatingPods; }
 }

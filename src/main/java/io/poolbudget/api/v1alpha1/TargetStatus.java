@@ -10,10 +10,10 @@ public class TargetStatus {
     private String name;
 
     @JsonPropertyDescription("Replicas planned for (HPA maxReplicas, current or fixed).")
-    private Integer basisReplicas;
+    private Long basisReplicas;
 
     @JsonPropertyDescription("Pods that can hold connections at once: basis + surge + terminating.")
-    private Integer peakPods;
+    private Long peakPods;
 
     @JsonPropertyDescription("The computed per-pod pool size (minimum idle is set equal).")
     private Integer poolSize;
@@ -24,8 +24,12 @@ public class TargetStatus {
     @JsonPropertyDescription("peakPods x poolsPerPod x poolSize")
     private Long connections;
 
-    @JsonPropertyDescription("Applied, Rolling, Pending (a raise waits for shrinking targets or the stabilisation "
-            + "window), DryRun, Conflict, NotFound or Invalid.")
+    @JsonPropertyDescription("Connections this workload's pods hold now, as their own specs say (terminating pods "
+            + "included; a pod without the variable at the app's default pool size).")
+    private Long liveConnections;
+
+    @JsonPropertyDescription("Applied, Rolling, Paused (a paused Deployment keeps its old pods), Pending (a raise waits for "
+            + "shrinking targets or the stabilisation window), DryRun, Conflict, NotFound or Invalid.")
     private String state;
 
     @JsonPropertyDescription("Why the target is in this state.")
@@ -41,16 +45,18 @@ public class TargetStatus {
     public void setKind(String kind) { this.kind = kind; }
     public String getName() { return name; }
     public void setName(String name) { this.name = name; }
-    public Integer getBasisReplicas() { return basisReplicas; }
-    public void setBasisReplicas(Integer basisReplicas) { this.basisReplicas = basisReplicas; }
-    public Integer getPeakPods() { return peakPods; }
-    public void setPeakPods(Integer peakPods) { this.peakPods = peakPods; }
+    public Long getBasisReplicas() { return basisReplicas; }
+    public void setBasisReplicas(Long basisReplicas) { this.basisReplicas = basisReplicas; }
+    public Long getPeakPods() { return peakPods; }
+    public void setPeakPods(Long peakPods) { this.peakPods = peakPods; }
     public Integer getPoolSize() { return poolSize; }
     public void setPoolSize(Integer poolSize) { this.poolSize = poolSize; }
     public Integer getAppliedPoolSize() { return appliedPoolSize; }
     public void setAppliedPoolSize(Integer appliedPoolSize) { this.appliedPoolSize = appliedPoolSize; }
     public Long getConnections() { return connections; }
     public void setConnections(Long connections) { this.connections = connections; }
+    public Long getLiveConnections() { return liveConnections; }
+    public void setLiveConnections(Long liveConnections) { this.liveConnections = liveConnections; }
     public String getState() { return state; }
     public void setState(String state) { this.state = state; }
     public String getMessage() { return message; }

@@ -1,0 +1,184 @@
+package io.poolbudget.reconciler;
+
+import static io.poolbudget.reconciler.PolicyPassTest.policy;
+import static io.poolbudget.reconciler.PolicyPassTest.view;
+import static io.poolbudget.reconciler.PolicyPassTest.web;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.reconciler.PolicyPass.State;
+import io.poolbudget.reconciler.PolicyPassTest.RecordingWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The cases issue "never wedged, never silent" found: each must be reported, not passed over. */
+class PolicyPassProblemsTest {
+    private static final Instant NOW = Instant.parse("2026-01-01T10:00:00Z");
+    private static final String SPEC = PolicyPassTest.SPEC;
+
+    private static PolicyPass.Result run(PoolPolicy p, ClusterView view, RecordingWriter writer) {
+        return PolicyPass.run(p, view, List.of(p), writer, NOW, Duration.ofMinutes(3));
+    }
+
+    private static PolicyPass.Result run(PoolPolicy p, ClusterView view) {
+        return run(p, view, new RecordingWriter());
+    }
+
+    private static io.poolbudget.api.v1alpha1.PoolPolicyStatus status(PoolPolicy p, PolicyPass.Result r) {
+        return new StatusAggregator(Clock.fixed(NOW, ZoneOffset.UTC)).status(p, r);
+    }
+
+    private static String condition(io.poolbudget.api.v1alpha1.PoolPolicyStatus s, String type) {
+        return s.getConditions().stream().filter(c -> c.getType().equals(type))
+                .map(c -> c.getStatus() + "/" + c.getReason() + ": " + c.getMessage()).findFirst().orElseThrow();
+    }
+
+    /** A pod of web, labelled by the operator, holding {@code size}; terminating when {@code terminating}. */
+    private static Pod pod(String name, Integer size, boolean terminating) {
+        var b = new PodBuilder().withNewMetadata().withName(name).withNamespace("ns")
+                .withLabels(Map.of("app", "web", Injection.POLICY_LABEL, "db")).endMetadata()
+                .withNewSpec().addNewContainer().withName("app").endContainer().endSpec();
+        if (terminating) {
+            b.editMetadata().withDeletionTimestamp("2026-01-01T09:59:59Z").endMetadata();
+        }
+        var pod = b.build();
+        if (size != null) {
+            pod.getSpec().getContainers().get(0).setEnv(List.of(new EnvVarBuilder().withName("HIKARI_MAXIMUM_POOL_SIZE")
+                    .withValue(size.toString()).build()));
+        }
+        return pod;
+    }
+
+    @Test
+    void aValueStoredBeyondTheSchemaIsAnInvalidSpecNamingTheField() {
+        var result = run(policy("db", SPEC.replace("cores: 8", "cores: 8, budget: 3000000000")), view(web(null)));
+        assertThat(result.invalid()).hasMessage("spec.database.budget must be at most 10000000, got 3000000000");
+        var tooManyPools = run(policy("db", SPEC.replace("{name: web}", "{name: web, poolsPerPod: 3000000000}")),
+                view(web(null)));
+        assertThat(tooManyPools.invalid()).hasMessage("spec.targets[0].poolsPerPod must be at most 1000, got 3000000000");
+    }
+
+    @Test
+    void liveConnectionsCountEveryPodAtWhatItHoldsAndTheRestAtTheAppDefault() {
+        // web: 2 replicas by status; one labelled running pod at 6 and one labelled terminating pod at 6, one running
+        // pod the cache does not hold (started before the operator labelled web) counted at HikariCP's 10.
+        Deployment web = web(4);
+        web.getSpec().getTemplate().getMetadata().setLabels(Map.of(Injection.POLICY_LABEL, "db"));
+        var view = new ClusterView(List.of(web), List.of(), List.of(),
+                List.of(pod("web-1", 6, false), pod("web-0", 6, true)), List.of());
+        var result = run(policy("db", SPEC), view);
+        assertThat(result.targets().get(0).live()).isEqualTo(6 + 6 + 10);
+        var s = status(policy("db", SPEC), result);
+        assertThat(s.getLiveConnections()).isEqualTo(22);
+        assertThat(condition(s, "Oversubscribed")).startsWith("True/LiveOverBudget: the pods hold 22 of 16 connections now");
+        assertThat(condition(s, "Ready")).startsWith("False/LiveOverBudget");
+    }
+
+    @Test
+    void withinTheBudgetLiveConnectionsAreReportedBesideThePlan() {
+        var view = new ClusterView(List.of(web(4)), List.of(), List.of(),
+                List.of(pod("web-1", 4, false), pod("web-2", 4, false)), List.of());
+        var s = status(policy("db", SPEC), run(policy("db", SPEC), view));
+        assertThat(condition(s, "Oversubscribed")).isEqualTo("False/WithinBudget: 16 of 16 connections allocated; "
+                + "the pods hold 8 now");
+        assertThat(condition(s, "Ready")).startsWith("True/Reconciled");
+    }
+
+    @Test
+    void aPausedDeploymentSaysSoAndWhatItsPodsHold() {
+        Deployment paused = web(4);
+        paused.getSpec().setPaused(true);
+        paused.getStatus().setUpdatedReplicas(0); // paused before the template with size 4 rolled out
+        var result = run(policy("db", SPEC), new ClusterView(List.of(paused), List.of(), List.of(),
+                List.of(pod("web-1", 20, false), pod("web-2", 20, false)), List.of()));
+        assertThat(result.targets().get(0).state()).isEqualTo(State.Paused);
+        assertThat(result.targets().get(0).message()).isEqualTo("paused (kubectl rollout pause) before its pods took pool "
+                + "size 4: its pods hold 40 connections, the plan gives it 16; resume it with kubectl rollout resume "
+                + "deployment/web");
+        assertThat(condition(status(policy("db", SPEC), result), "Ready"))
+                .isEqualTo("False/TargetProblem: Deployment/web (Paused: " + result.targets().get(0).message() + ")");
+    }
+
+    @Test
+    void aSelectorThatMatchesNothingIsAProblemNotReady() {
+        var p = policy("db", SPEC.replace("{name: web}", "{selector: {matchLabels: {tier: wbe}}}"));
+        var result = run(p, view(web(null)));
+        assertThat(result.targets()).singleElement().satisfies(t -> {
+            assertThat(t.state()).isEqualTo(State.NotFound);
+            assertThat(t.message()).isEqualTo("spec.targets[0].selector (tier=wbe) matches no Deployment in this "
+                    + "namespace: check the labels it selects, or the kind");
+        });
+        assertThat(condition(status(p, result), "Ready")).isEqualTo("False/TargetProblem: spec.targets[0].selector "
+                + "(tier=wbe) matches no Deployment in this namespace: check the labels it selects, or the kind");
+    }
+
+    @Test
+    void aPoolVariableSetThroughValueFromIsAConflictNotAFailedWrite() {
+        Deployment d = web(null);
+        d.getSpec().getTemplate().getSpec().getContainers().get(0).setEnv(List.of(new EnvVarBuilder()
+                .withName("HIKARI_MAXIMUM_POOL_SIZE").withNewValueFrom().withNewSecretKeyRef("size", "db-pool", false)
+                .endValueFrom().build()));
+        var writer = new RecordingWriter();
+        var result = run(policy("db", SPEC), view(d), writer);
+        assertThat(writer.applied).isEmpty();
+        assertThat(result.targets().get(0).state()).isEqualTo(State.Conflict);
+        assertThat(result.targets().get(0).message()).startsWith("container 'app' sets HIKARI_MAXIMUM_POOL_SIZE through "
+                + "valueFrom, which the operator cannot replace");
+        assertThat(condition(status(policy("db", SPEC), result), "Conflict")).startsWith("True/Conflict: Deployment/web "
+                + "(Conflict: container 'app' sets HIKARI_MAXIMUM_POOL_SIZE");
+    }
+
+    @Test
+    void theConditionNamesTheFirstCauseAndCountsTheOthers() {
+        var p = policy("db", SPEC.replace("[{name: web}]", "[{name: web}, {name: ghost}, {name: phantom}]"));
+        var s = status(p, run(p, view(web(4))));
+        assertThat(condition(s, "Ready")).isEqualTo("False/TargetProblem: Deployment/ghost (NotFound: Deployment/ghost "
+                + "does not exist in this namespace (named by spec.targets[1].name)) and 1 more (see status.targets)");
+    }
+
+    @Test
+    void aConflictedWorkloadHoldingMoreThanPlannedHoldsTheOthersRaises() {
+        // web is claimed by another policy too and holds 10; api would rise 2 -> 3 but must wait: web cannot shrink
+        Deployment api = web(2);
+        api.getMetadata().setName("api");
+        api.getSpec().getSelector().setMatchLabels(Map.of("app", "api"));
+        var spec = SPEC.replace("cores: 8", "cores: 12").replace("[{name: web}]", "[{name: web}, {name: api}]");
+        var other = policy("other", SPEC);
+        var result = PolicyPass.run(policy("db", spec), view(web(10), api), List.of(other), new RecordingWriter(), NOW,
+                Duration.ZERO);
+        assertThat(result.targets()).extracting(PolicyPass.TargetOutcome::state).containsExactly(State.Conflict, State.Pending);
+        assertThat(result.targets().get(1).message()).endsWith("Deployment/web (holds 10 per pod, cannot be lowered: Conflict)");
+    }
+
+    @Test
+    void statusStaysSmallAtFiveThousandTargets() throws Exception {
+        List<Deployment> many = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            Deployment d = web(i % 2 == 0 ? null : 1);
+            d.getMetadata().setName(String.format("svc-%04d", i));
+            many.add(d);
+        }
+        var p = policy("db", SPEC.replace("cores: 8", "cores: 20000")
+                .replace("[{name: web}]", "[{selector: {matchLabels: {tier: web}}}]"));
+        var result = PolicyPass.run(p, new ClusterView(many, List.of(), List.of(), List.of(), List.of()), List.of(p),
+                new RecordingWriter(), NOW, Duration.ofMinutes(3));
+        var s = status(p, result);
+        int bytes = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsBytes(s).length;
+        System.out.printf("status of a policy with 5,000 targets (2,500 raises held): %,d bytes, %d listed%n", bytes,
+                s.getTargets().size());
+        assertThat(s.getTargetStates()).containsEntry("Pending", 2500).containsEntry("Rolling", 2500);
+        assertThat(s.getTargets()).hasSize(2500).filteredOn(t -> t.getExplanation() != null).hasSize(100);
+        assertThat(s.getTargetsOmitted()).isEqualTo(2500);
+        assertThat(bytes).as("far below the API server's ~1.5 MB object limit").isLessThan(600_000);
+    }
+}
