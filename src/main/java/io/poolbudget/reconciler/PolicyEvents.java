@@ -11,6 +11,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.Objects;
@@ -29,6 +31,7 @@ final class PolicyEvents {
     static final int WRITES_ONE_BY_ONE = 10;
 
     private final KubernetesClient client;
+    private final Map<String, List<Condition>> reported = new ConcurrentHashMap<>();
 
     PolicyEvents(KubernetesClient client) {
         this.client = client;
@@ -44,7 +47,11 @@ final class PolicyEvents {
                     .limit(WRITES_ONE_BY_ONE).map(t -> t.kind() + "/" + t.name() + " " + t.allocation().poolSize())
                     .collect(Collectors.joining(", ")) + "; status.targets has the rest");
         }
-        List<Condition> before = policy.getStatus() == null ? List.of() : policy.getStatus().getConditions();
+        // The conditions last reported for this policy: the informer's copy of its status can lag our own patch by a
+        // pass, and an Event must not be repeated because of that.
+        List<Condition> before = reported.getOrDefault(policy.getMetadata().getUid(),
+                policy.getStatus() == null ? List.of() : policy.getStatus().getConditions());
+        reported.put(policy.getMetadata().getUid(), List.copyOf(status.getConditions()));
         Set<String> reasons = new HashSet<>();
         for (Condition c : status.getConditions()) {
             boolean problem = Conditions.READY.equals(c.getType()) ? Conditions.FALSE.equals(c.getStatus())
@@ -66,6 +73,11 @@ final class PolicyEvents {
             normal(policy, LIVE_WITHIN_BUDGET, "the pods hold " + status.getLiveConnections() + " of "
                     + status.getBudget().getConnections() + " connections now: within the budget again");
         }
+    }
+
+    /** The policy is gone: forget what was reported for it. */
+    void forget(PoolPolicy policy) {
+        reported.remove(policy.getMetadata().getUid());
     }
 
     void normal(PoolPolicy policy, String reason, String message) {

@@ -76,6 +76,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     @Override
     public DeleteControl cleanup(PoolPolicy policy, Context<PoolPolicy> context) {
         metrics.remove(policy.getMetadata().getNamespace(), policy.getMetadata().getName());
+        events.forget(policy);
         if (policy.getSpec() == null || policy.getSpec().getDeletionPolicy() != DeletionPolicy.Remove
                 || policy.getStatus() == null || policy.getStatus().getTargets() == null) {
             return DeleteControl.defaultDelete();

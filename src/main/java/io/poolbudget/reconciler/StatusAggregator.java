@@ -57,14 +57,19 @@ public final class StatusAggregator {
         setTargets(status, result.targets());
 
         boolean oversubscribed = a.verdict() == Allocation.Verdict.OVERSUBSCRIBED;
-        boolean liveOver = !oversubscribed && live > budget;
         String conflicts = firstOf(result, EnumSet.of(State.Conflict));
         String problems = firstOf(result, EnumSet.of(State.NotFound, State.Invalid, State.Paused));
         String moving = firstOf(result, EnumSet.of(State.Rolling, State.Pending));
         boolean dryRun = result.targets().stream().anyMatch(t -> t.state() == State.DryRun);
-        String liveText = "the pods hold " + live + " of " + budget + " connections now (terminating pods included), "
-                + "above the budget until the shrinking targets have rolled out; the plan allocates " + a.allocated()
-                + (moving.isEmpty() ? "" : "; in progress: " + moving);
+        // Once over, it lasts until the rollouts have settled: mid-rollout the estimate of the pods the informer does
+        // not cache lags by a pod, and one lucky pass must not end (and re-start) the condition.
+        boolean wasLiveOver = previous != null && previous.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
+                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
+        boolean liveOver = !oversubscribed && (live > budget || (wasLiveOver && !moving.isEmpty()));
+        String liveText = (live > budget ? "" : "the pods held more than the budget; ")
+                + "the pods hold " + live + " of " + budget + " connections now (terminating pods included), "
+                + (dryRun ? "and keep them: a dry run writes nothing" : "above the budget until the shrinking targets "
+                + "have rolled out") + "; the plan allocates " + a.allocated() + (moving.isEmpty() ? "" : "; in progress: " + moving);
 
         String readyReason;
         String readyMessage;
@@ -77,7 +82,7 @@ public final class StatusAggregator {
         } else if (!problems.isEmpty()) {
             readyReason = Conditions.REASON_TARGET_PROBLEM;
             readyMessage = problems;
-        } else if (liveOver) {
+        } else if (liveOver && !dryRun) {
             readyReason = Conditions.REASON_LIVE_OVER_BUDGET;
             readyMessage = liveText;
         } else {

@@ -114,11 +114,15 @@ class PolicyScopeIT extends OperatorTestBase {
                 .satisfies(c -> {
                     assertThat(c.getStatus()).isEqualTo("False");
                     assertThat(c.getReason()).isEqualTo("TargetProblem");
+                    // the first cause itself, not "see status.targets"
+                    assertThat(c.getMessage()).isEqualTo("Deployment/web (Invalid: spec.injection.containers names "
+                            + "'sidecar', which this workload does not have (it has [app]))");
                 });
         assertThat(client.v1().events().inNamespace(ns).list().getItems())
                 .anySatisfy(e -> {
                     assertThat(e.getType()).isEqualTo("Warning");
                     assertThat(e.getReason()).isEqualTo("TargetProblem");
+                    assertThat(e.getMessage()).contains("'sidecar', which this workload does not have");
                     assertThat(e.getInvolvedObject().getName()).isEqualTo("db");
                 });
         TimeUnit.SECONDS.sleep(1);

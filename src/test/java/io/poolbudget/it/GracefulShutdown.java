@@ -1,0 +1,75 @@
+package io.poolbudget.it;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * KWOK deletes a pod at once; a real app holds its pool until it has shut down. A Deployment made
+ * with {@link #hold} gives its pods a finalizer, and this watcher (one per test JVM) removes it one
+ * second after the pod was deleted: its pods stay Terminating, holding their pools, for about 1 s.
+ */
+final class GracefulShutdown {
+    static final String FINALIZER = "poolbudget.io/it-graceful-shutdown";
+    static final String LABEL = "poolbudget.io/it-graceful-shutdown";
+    private static final long HOLD_MILLIS = 1000;
+    private static ScheduledExecutorService timer;
+
+    private GracefulShutdown() {}
+
+    /** Gives the Deployment's pods the ~1 s shutdown. */
+    static Deployment hold(Deployment d) {
+        var meta = d.getSpec().getTemplate().getMetadata();
+        meta.getLabels().put(LABEL, "1s");
+        meta.setFinalizers(new ArrayList<>(List.of(FINALIZER)));
+        return d;
+    }
+
+    static synchronized void ensureRunning(KubernetesClient client) {
+        if (timer != null) {
+            return;
+        }
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            var t = new Thread(r, "graceful-shutdown");
+            t.setDaemon(true);
+            return t;
+        });
+        var pods = client.pods().inAnyNamespace().withLabel(LABEL);
+        pods.watch(new Watcher<Pod>() {
+            @Override
+            public void eventReceived(Action action, Pod pod) {
+                release(client, pod);
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {}
+        });
+        // a missed watch event must not leave a pod (and its namespace) stuck
+        timer.scheduleWithFixedDelay(() -> pods.list().getItems().forEach(p -> release(client, p)), 3, 3, TimeUnit.SECONDS);
+    }
+
+    private static void release(KubernetesClient client, Pod pod) {
+        var meta = pod.getMetadata();
+        if (meta.getDeletionTimestamp() == null || meta.getFinalizers() == null || !meta.getFinalizers().contains(FINALIZER)) {
+            return;
+        }
+        timer.schedule(() -> {
+            try {
+                client.pods().inNamespace(meta.getNamespace()).withName(meta.getName()).edit(p -> {
+                    p.getMetadata().getFinalizers().remove(FINALIZER);
+                    return p;
+                });
+            } catch (KubernetesClientException gone) {
+                // already released, or gone
+            }
+        }, HOLD_MILLIS, TimeUnit.MILLISECONDS);
+    }
+}
