@@ -21,18 +21,19 @@ public final class PolicyMetrics {
         this.registry = registry;
     }
 
-    private record Series(AtomicLong budget, AtomicLong allocated, AtomicLong live, List<Meter> meters) {}
+    private record Series(String database, AtomicLong budget, AtomicLong allocated, AtomicLong live, List<Meter> meters) {}
 
     /** Sets the policy's values; a null database name is exported as "". */
     public void record(String namespace, String policy, String database, long budget, long allocated, long live) {
         String key = namespace + "/" + policy;
         Series s = series.get(key);
-        Tags tags = Tags.of("namespace", namespace, "policy", policy, "database", database == null ? "" : database);
-        if (s != null && !s.meters().get(0).getId().getTags().equals(tags.stream().sorted().toList())) {
+        String db = database == null ? "" : database;
+        if (s != null && !s.database().equals(db)) {
             remove(namespace, policy); // the database's name changed: its label with it
             s = null;
         }
         if (s == null) {
+            Tags tags = Tags.of("namespace", namespace, "policy", policy, "database", db);
             var budgetValue = new AtomicLong();
             var allocatedValue = new AtomicLong();
             var liveValue = new AtomicLong();
@@ -45,7 +46,7 @@ public final class PolicyMetrics {
                     Gauge.builder("poolbudget_live_over_budget", liveValue, v -> v.get() > budgetValue.get() ? 1 : 0)
                             .description("1 while the pods hold more connections than the budget").tags(tags)
                             .register(registry));
-            s = new Series(budgetValue, allocatedValue, liveValue, meters);
+            s = new Series(db, budgetValue, allocatedValue, liveValue, meters);
             series.put(key, s);
         }
         s.budget().set(budget);

@@ -119,10 +119,10 @@ final class PolicyPass {
         }
 
         /** A paused Deployment keeps the pods it has: say what they hold and how to go on. */
-        TargetOutcome pausedOutcome(Integer applied, String what) {
+        TargetOutcome pausedOutcome(Integer applied, String what, boolean wrote) {
             return outcome(applied, State.Paused, "paused (kubectl rollout pause) " + what + ": its pods hold " + live
                     + " connections, the plan gives it " + allocation.connections() + "; resume it with kubectl rollout "
-                    + "resume deployment/" + workload.name(), null, what.startsWith("and"));
+                    + "resume deployment/" + workload.name(), null, wrote);
         }
     }
 
@@ -137,7 +137,7 @@ final class PolicyPass {
         }
         return switch (d.action()) {
             case NONE -> s.state().rolledOut() ? s.outcome(applied, State.Applied, d.reason(), null, false)
-                    : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size " + size)
+                    : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size " + size, false)
                     : s.outcome(applied, State.Rolling, "rolling out", null, false);
             case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> s.outcome(applied, State.Pending, d.reason(), d.pendingSince(), false);
             case APPLY -> {
@@ -154,7 +154,7 @@ final class PolicyPass {
                 if (problem != null) {
                     yield s.outcome(applied, State.Conflict, problem, null, false);
                 }
-                yield s.paused() ? s.pausedOutcome(size, "and pool size " + size + " written (" + d.reason() + ")")
+                yield s.paused() ? s.pausedOutcome(size, "and pool size " + size + " written (" + d.reason() + ")", true)
                         : s.outcome(size, State.Rolling, d.reason(), null, true);
             }
         };

@@ -83,15 +83,7 @@ class NeverSilentIT extends OperatorTestBase {
         app("web", 2, Map.of()); // 2 pods at HikariCP's default 10 = 20 live connections
         awaitRolledOut("web");
         // budget 8 cores × 2 = 16; 4 peak pods -> size 4
-        applyPolicy("""
-                apiVersion: poolbudget.io/v1alpha1
-                kind: PoolPolicy
-                metadata: {name: db}
-                spec:
-                  database: {cores: 8}
-                  injection: {preset: hikari-env}
-                  targets: [{name: web}]
-                """);
+        applyPolicy(WEB_POLICY.formatted(8));
         var over = awaitPolicy("db", condition("Oversubscribed", "True", "LiveOverBudget"));
         assertThat(over.getStatus().getLiveConnections()).isGreaterThan(16);
         assertThat(over.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement()
@@ -112,23 +104,14 @@ class NeverSilentIT extends OperatorTestBase {
     @Test
     void aPausedDeploymentIsReportedWithWhatItsPodsHold() {
         app("web", 2, Map.of());
-        String policy = """
-                apiVersion: poolbudget.io/v1alpha1
-                kind: PoolPolicy
-                metadata: {name: db}
-                spec:
-                  database: {cores: %d}
-                  injection: {preset: hikari-env}
-                  targets: [{name: web}]
-                """;
-        applyPolicy(policy.formatted(8)); // size 4
+        applyPolicy(WEB_POLICY.formatted(8)); // size 4
         awaitPolicy("db", targetState("web", "Applied", 4));
         awaitRolledOut("web");
         client.apps().deployments().inNamespace(ns).withName("web").edit(d -> {
             d.getSpec().setPaused(true);
             return d;
         });
-        applyPolicy(policy.formatted(4)); // budget 8 -> size 2, written but not rolled out while paused
+        applyPolicy(WEB_POLICY.formatted(4)); // budget 8 -> size 2, written but not rolled out while paused
         var paused = awaitPolicy("db", p -> target(p, "web") != null && "Paused".equals(target(p, "web").getState())
                 && Integer.valueOf(2).equals(target(p, "web").getAppliedPoolSize()));
         assertThat(target(paused, "web").getMessage()).contains("its pods hold 8 connections, the plan gives it 8")
@@ -145,15 +128,7 @@ class NeverSilentIT extends OperatorTestBase {
     @Test
     void aSelectorThatMatchesNothingIsAWarningNotReady() {
         create(deployment("web", 1, Map.of("tier", "web")));
-        applyPolicy("""
-                apiVersion: poolbudget.io/v1alpha1
-                kind: PoolPolicy
-                metadata: {name: db}
-                spec:
-                  database: {cores: 8}
-                  injection: {preset: hikari-env}
-                  targets: [{selector: {matchLabels: {tier: wbe}}}]
-                """);
+        applyPolicy(WEB_POLICY.formatted(8).replace("{name: web}", "{selector: {matchLabels: {tier: wbe}}}"));
         var p = awaitPolicy("db", condition("Ready", "False", "TargetProblem"));
         assertThat(p.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement()
                 .satisfies(c -> assertThat(c.getMessage()).isEqualTo("spec.targets[0].selector (tier=wbe) matches no "
@@ -167,15 +142,7 @@ class NeverSilentIT extends OperatorTestBase {
         web.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().add(new EnvVarBuilder().withName(MAX)
                 .withNewValueFrom().withNewFieldRef(null, "metadata.annotations['pool']").endValueFrom().build());
         create(web);
-        applyPolicy("""
-                apiVersion: poolbudget.io/v1alpha1
-                kind: PoolPolicy
-                metadata: {name: db}
-                spec:
-                  database: {cores: 8}
-                  injection: {preset: hikari-env}
-                  targets: [{name: web}]
-                """);
+        applyPolicy(WEB_POLICY.formatted(8));
         var p = awaitPolicy("db", condition("Conflict", "True", "Conflict"));
         assertThat(target(p, "web").getState()).isEqualTo("Conflict");
         assertThat(target(p, "web").getMessage()).startsWith("container 'app' sets HIKARI_MAXIMUM_POOL_SIZE through valueFrom");

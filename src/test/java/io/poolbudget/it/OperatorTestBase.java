@@ -29,6 +29,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 abstract class OperatorTestBase {
     static final String MAX = "HIKARI_MAXIMUM_POOL_SIZE";
     static final String MIN = "HIKARI_MINIMUM_IDLE";
+    /** PoolPolicy db sizing Deployment web with the hikari-env preset; format it with the database's cores. */
+    static final String WEB_POLICY = """
+            apiVersion: poolbudget.io/v1alpha1
+            kind: PoolPolicy
+            metadata: {name: db}
+            spec:
+              database: {cores: %d}
+              injection: {preset: hikari-env}
+              targets: [{name: web}]
+            """;
     private static final List<String> namespaces = new ArrayList<>();
     static KubernetesClient client;
     static OperatorProcess operator;

@@ -20,16 +20,6 @@ class ReplicaBasisIT extends OperatorTestBase {
         startOperator("replicas", "10m");
     }
 
-    private static final String POLICY = """
-            apiVersion: poolbudget.io/v1alpha1
-            kind: PoolPolicy
-            metadata: {name: db}
-            spec:
-              database: {cores: %d}
-              injection: {preset: hikari-env}
-              targets: [{name: web}]
-            """;
-
     @Test
     void scalingInsideTheHpaRangeChangesNothing() throws InterruptedException {
         create(deployment("web", 3, Map.of()));
@@ -37,7 +27,7 @@ class ReplicaBasisIT extends OperatorTestBase {
                 .withNewSpec().withNewScaleTargetRef("apps/v1", "Deployment", "web").withMinReplicas(3).withMaxReplicas(6)
                 .endSpec().build());
         // planned for the HPA's maximum: 6 + 1 surge + 1 terminating = 8 peak pods; budget 16 × 2 = 32 -> size 4
-        applyPolicy(POLICY.formatted(16));
+        applyPolicy(WEB_POLICY.formatted(16));
         var applied = awaitPolicy("db", targetState("web", "Applied", 4));
         assertThat(target(applied, "web").getBasisReplicas()).isEqualTo(6);
         awaitRolledOut("web");
@@ -59,7 +49,7 @@ class ReplicaBasisIT extends OperatorTestBase {
     void aScaleUpThatLowersSizesAppliesAtOnce() {
         create(deployment("web", 2, Map.of()));
         // no HPA: current replicas; 2 + 1 + 1 = 4 peak pods; budget 8 × 2 = 16 -> size 4
-        applyPolicy(POLICY.formatted(8));
+        applyPolicy(WEB_POLICY.formatted(8));
         awaitPolicy("db", targetState("web", "Applied", 4));
         awaitRolledOut("web");
 
@@ -76,7 +66,7 @@ class ReplicaBasisIT extends OperatorTestBase {
     @Test
     void aRaiseWaitsForTheStabilisationWindow() throws InterruptedException {
         create(deployment("web", 6, Map.of()));
-        applyPolicy(POLICY.formatted(8)); // 8 peak pods, budget 16 -> size 2
+        applyPolicy(WEB_POLICY.formatted(8)); // 8 peak pods, budget 16 -> size 2
         awaitPolicy("db", targetState("web", "Applied", 2));
         client.apps().deployments().inNamespace(ns).withName("web").scale(2); // now size 4 would fit
         var pending = awaitPolicy("db", p -> target(p, "web") != null && "Pending".equals(target(p, "web").getState()));
