@@ -76,7 +76,8 @@ done
 
 go_build 1/3 kubernetes "$K8S_LDFLAGS" "$STAGE/bin/" \
   k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
-  k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
+  k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl \
+  k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy
 go_build 2/3 etcd "-s -w" "$STAGE/bin/etcd" go.etcd.io/etcd/server/v3
 go_build 3/3 kwok "-s -w" "$STAGE/bin/" \
   sigs.k8s.io/kwok/cmd/kwok sigs.k8s.io/kwok/cmd/kwokctl

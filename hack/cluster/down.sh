@@ -18,6 +18,11 @@ if [ "$CLUSTER_NAME" = poolbudget ] && [ -f "$BUILD_AREA/demo/operator.pid" ]; t
   rm -f "$BUILD_AREA/demo/operator.pid"
 fi
 
+# The real node first, if it joined this cluster: it must not outlive its control plane.
+if [ -f "$BUILD_AREA/node/cluster" ] && [ "$(cat "$BUILD_AREA/node/cluster")" = "$CLUSTER_NAME" ]; then
+  "$CLUSTER_SRC/node.sh" down ${1:-}
+fi
+
 if [ ! -d "$CLUSTER_STATE" ]; then
   log "cluster '$CLUSTER_NAME' is not running; nothing to do"
   rm -f "$KUBECONFIG_OUT"

@@ -19,7 +19,8 @@ KWOK_VERSION=$(modver kwok sigs.k8s.io/kwok)
 [ -n "$K8S_VERSION" ] && [ -n "$ETCD_VERSION" ] && [ -n "$KWOK_VERSION" ] ||
   die "could not read pinned versions from $MODULES/*/go.mod; restore them with: git checkout -- hack/cluster/modules"
 
-BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok kwokctl)
+# kubelet and kube-proxy run the optional real node (hack/cluster/node.sh).
+BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl kubelet kube-proxy etcd kwok kwokctl)
 
 require_go() {
   command -v go >/dev/null 2>&1 ||
@@ -51,6 +52,15 @@ cache_problem() {
     [ -s "$BIN/$b" ] && [ -x "$BIN/$b" ] || { echo "binary $b is missing or empty"; return; }
   done
 }
+
+# Addresses. Services, the pods of the real node (its CNI bridge) and KWOK's fake pods each get a
+# range of their own; PostgreSQL listens on the bridge's gateway, so pod traffic stays on this machine.
+SERVICE_CIDR=10.0.0.0/24
+SERVICE_IP=10.0.0.1                      # the `kubernetes` Service
+POD_CIDR=10.88.0.0/16
+BRIDGE_IP=10.88.0.1
+FAKE_POD_CIDR=10.240.0.0/16
+PAUSE_IMAGE=registry.k8s.io/pause:3.10      # the real node's sandbox image, built by hack/images/base-images.sh
 
 # Cluster identities: the demo cluster and the one `./mvnw verify` uses are separate,
 # so running the tests never tears down a demo someone is looking at.

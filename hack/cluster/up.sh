@@ -5,12 +5,20 @@
 #
 #   hack/cluster/up.sh               the demo cluster, API on port $POOLBUDGET_API_PORT (16443)
 #   hack/cluster/up.sh --for-tests   the cluster `./mvnw verify` uses, on a free port
+#   add --real-node                  plus one real node (kubelet + containerd) for real pods; needs root
 #
 # Then: export KUBECONFIG=build/cluster/kubeconfig (or test.kubeconfig), or source build/cluster/env.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-case "${1:-}" in ""|--for-tests) ;; *) die "unknown argument '$1'. Usage: hack/cluster/up.sh [--for-tests]" ;; esac
-cluster_vars "${1:-}"
+which="" real=""
+for a in "$@"; do
+  case "$a" in --for-tests) which=$a ;; --real-node) real=1 ;;
+    *) die "unknown argument '$a'. Usage: hack/cluster/up.sh [--for-tests] [--real-node]" ;; esac
+done
+set -- $which
+cluster_vars "$which"
+# Say now, not after the control plane is up, when this machine cannot run the real node.
+[ -z "$real" ] || ( source "$CLUSTER_SRC/node-lib.sh"; node_preflight )
 NODES=${POOLBUDGET_NODES:-3}
 
 "$CLUSTER_SRC/build.sh" >/dev/null
@@ -28,6 +36,7 @@ write_env() {
 if healthy; then
   log "cluster '$CLUSTER_NAME' is already running ($("${KUBECTL[@]}" config view --minify -o jsonpath='{.clusters[0].cluster.server}'))"
   write_env
+  [ -z "$real" ] || "$CLUSTER_SRC/node.sh" up $which
   exit 0
 fi
 
@@ -47,11 +56,37 @@ rm -f "$KUBECONFIG_OUT"
 log "starting cluster '$CLUSTER_NAME' (Kubernetes $K8S_VERSION) with $NODES KWOK nodes"
 port_args=()
 [ "$API_PORT" != 0 ] && port_args=(--kube-apiserver-port "$API_PORT")
+# Ready for a real node beside the fake ones (hack/cluster/node.sh): KWOK manages only the nodes it
+# made (they carry kwok.x-k8s.io/node=fake) and gives fake pods addresses outside the Service range;
+# the apiserver reaches a kubelet by IP with a client certificate, and its certificate covers the
+# `kubernetes` Service IP that in-cluster clients dial. No client QPS limits: the Deployment
+# controller otherwise needs minutes to roll out thousands of Deployments.
+PKI="$CLUSTER_STATE/pki"
+KWOKCTL_CONFIG="$BUILD_AREA/cluster/${CLUSTER_NAME}-kwokctl.yaml"
+cat > "$KWOKCTL_CONFIG" <<YAML
+apiVersion: config.kwok.x-k8s.io/v1alpha1
+kind: KwokctlConfiguration
+options:
+  kubeApiserverCertSANs: ["$SERVICE_IP"]
+  disableQPSLimits: true
+componentsPatches:
+- name: kube-apiserver
+  extraArgs:
+  - {key: kubelet-preferred-address-types, value: "InternalIP,Hostname"}
+  - {key: kubelet-client-certificate, value: "$PKI/admin.crt"}
+  - {key: kubelet-client-key, value: "$PKI/admin.key"}
+  - {key: service-cluster-ip-range, value: "$SERVICE_CIDR"}
+- name: kwok-controller
+  extraArgs:
+  - {key: manage-all-nodes, value: "false", override: true}
+  - {key: manage-nodes-with-annotation-selector, value: "kwok.x-k8s.io/node=fake"}
+  - {key: cidr, value: "$FAKE_POD_CIDR"}
+YAML
 t0=$SECONDS
 # KWOK_KUBE_VERSION tells kwokctl which flags this apiserver takes; KWOK_KUBECTL_BINARY keeps it
 # from downloading a kubectl of its own. Authorization (RBAC) and admission stay on.
 if ! KWOK_KUBE_VERSION="$K8S_VERSION" KWOK_KUBECTL_BINARY="$BIN/kubectl" timeout 180 "$BIN/kwokctl" \
-      create cluster --name "$CLUSTER_NAME" --runtime binary "${port_args[@]}" \
+      create cluster --name "$CLUSTER_NAME" --runtime binary "${port_args[@]}" --config "$KWOKCTL_CONFIG" \
       --kube-apiserver-binary "$BIN/kube-apiserver" \
       --kube-controller-manager-binary "$BIN/kube-controller-manager" \
       --kube-scheduler-binary "$BIN/kube-scheduler" \
@@ -77,3 +112,4 @@ server=$("${KUBECTL[@]}" config view --minify -o jsonpath='{.clusters[0].cluster
 log "cluster '$CLUSTER_NAME' is up in $((SECONDS - t0))s at $server with $NODES Ready nodes"
 log "  kubeconfig: $KUBECONFIG_OUT   (or: source $BUILD_AREA/cluster/${CLUSTER_NAME}.env)"
 log "  stop it:    hack/cluster/down.sh ${1:-}"
+[ -z "$real" ] || "$CLUSTER_SRC/node.sh" up $which
