@@ -78,3 +78,16 @@ cluster_vars() {
   [ "$CLUSTER_NAME" = poolbudget-test ] && KUBECONFIG_OUT="$BUILD_AREA/cluster/test.kubeconfig"
   return 0
 }
+
+# Installs Debian packages. Without systemd as PID 1, a policy-rc.d keeps their scripts from
+# starting services (we start what we need ourselves); it is removed again if we made it.
+apt_install() {
+  command -v apt-get >/dev/null || die "missing $* and no apt-get to install them. Fix: install them with your package manager"
+  log "installing $* from Debian"
+  local made="" ok=1
+  [ -e /usr/sbin/policy-rc.d ] || { printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; made=1; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1 ||
+    { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; } || ok=""
+  [ -z "$made" ] || rm -f /usr/sbin/policy-rc.d
+  [ -n "$ok" ] || die "could not install $* with apt-get. Fix: install them by hand and re-run"
+}

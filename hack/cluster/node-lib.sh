@@ -33,8 +33,7 @@ node_preflight() {
   umount "$NODE_DIR/probe/m"; rm -rf "$NODE_DIR/probe"
 }
 
-# containerd, runc, the CNI plugins, iptables and conntrack from Debian. Without systemd as PID 1 a
-# policy-rc.d keeps the packages from starting services; we start containerd ourselves.
+# containerd, runc, the CNI plugins, iptables and conntrack from Debian.
 node_install_packages() {
   local need=()
   command -v containerd >/dev/null || need+=(containerd)
@@ -43,14 +42,7 @@ node_install_packages() {
   command -v iptables >/dev/null || need+=(iptables)
   command -v conntrack >/dev/null || need+=(conntrack)
   [ ${#need[@]} = 0 ] && return 0
-  command -v apt-get >/dev/null || die "missing ${need[*]} and no apt-get to install them. Fix: install them with your package manager"
-  log "installing ${need[*]} from Debian"
-  local made=""
-  [ -e /usr/sbin/policy-rc.d ] || { printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; made=1; }
-  { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 ||
-    { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; }; } ||
-    { [ -n "$made" ] && rm -f /usr/sbin/policy-rc.d; die "could not install ${need[*]} with apt-get. Fix: install them by hand and re-run"; }
-  [ -n "$made" ] && rm -f /usr/sbin/policy-rc.d
+  apt_install "${need[@]}"
   return 0
 }
 

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# A real PostgreSQL for the real node's pods: its own data directory under build/postgres, a known
+# max_connections, listening only on the pod bridge's gateway (10.88.0.1), so no traffic leaves
+# this machine. The apps connect as user `app` (password `app`) to database `app`.
+#
+#   hack/postgres.sh up     start it (after hack/cluster/up.sh --real-node: the bridge must exist)
+#   hack/postgres.sh down   stop it and delete its data
+#   hack/postgres.sh psql   a psql session as the superuser
+#
+# Environment: POOLBUDGET_PG_PORT (default 5433), POOLBUDGET_PG_MAX_CONNECTIONS (default 100).
+set -euo pipefail
+source "$(dirname "$0")/cluster/lib.sh"
+PG_DIR="$BUILD_AREA/postgres"
+PG_PORT=${POOLBUDGET_PG_PORT:-5433}
+PG_MAX=${POOLBUDGET_PG_MAX_CONNECTIONS:-100}
+PG_VERSION=15
+
+pg_bin() {
+  local d="/usr/lib/postgresql/$PG_VERSION/bin"
+  if [ ! -x "$d/postgres" ]; then
+    apt_install "postgresql-$PG_VERSION"
+  fi
+  echo "$d"
+}
+
+# PostgreSQL refuses to run as root: as root, run it as the postgres user the package creates.
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+running() { [ -f "$PG_DIR/data/postmaster.pid" ] && as_pg "$BIN_DIR/pg_ctl" -D "$PG_DIR/data" status >/dev/null 2>&1; }
+
+case "${1:-}" in
+  up)
+    BIN_DIR=$(pg_bin)
+    if running; then log "PostgreSQL is already running on $BRIDGE_IP:$PG_PORT"; exit 0; fi
+    ip -4 addr show 2>/dev/null | grep -q "inet $BRIDGE_IP/" ||
+      die "no interface has $BRIDGE_IP (the pod bridge's gateway). Fix: start the real node first: hack/cluster/up.sh --real-node"
+    rm -rf "$PG_DIR"; mkdir -p "$PG_DIR"
+    [ "$(id -u)" = 0 ] && chown postgres: "$PG_DIR"
+    as_pg "$BIN_DIR/initdb" -D "$PG_DIR/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
+      >"$PG_DIR/initdb.log" 2>&1 || { cat "$PG_DIR/initdb.log" >&2; die "initdb failed"; }
+    cat >> "$PG_DIR/data/postgresql.conf" <<CONF
+listen_addresses = '$BRIDGE_IP'
+port = $PG_PORT
+max_connections = $PG_MAX
+unix_socket_directories = '$PG_DIR'
+shared_buffers = 64MB
+fsync = off
+synchronous_commit = off
+CONF
+    echo "host all all $POD_CIDR scram-sha-256" >> "$PG_DIR/data/pg_hba.conf"
+    as_pg "$BIN_DIR/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 30 start >/dev/null ||
+      { tail -n 20 "$PG_DIR/postgres.log" >&2; die "PostgreSQL did not start (log: $PG_DIR/postgres.log)"; }
+    as_pg psql -h "$PG_DIR" -p "$PG_PORT" -U postgres -qAt -c "CREATE ROLE app LOGIN PASSWORD 'app'" \
+      -c "CREATE DATABASE app OWNER app" >/dev/null
+    log "PostgreSQL $PG_VERSION is up on $BRIDGE_IP:$PG_PORT (max_connections $PG_MAX; user/password/database app)"
+    log "  connections per application: hack/postgres.sh psql -c 'select application_name, count(*) from pg_stat_activity group by 1'"
+    ;;
+  down)
+    BIN_DIR="/usr/lib/postgresql/$PG_VERSION/bin"
+    if [ -x "$BIN_DIR/pg_ctl" ] && running; then
+      as_pg "$BIN_DIR/pg_ctl" -D "$PG_DIR/data" -m fast -w -t 30 stop >/dev/null
+      log "PostgreSQL stopped"
+    fi
+    rm -rf "$PG_DIR"
+    ;;
+  psql)
+    shift
+    exec runuser -u postgres -- psql -h "$PG_DIR" -p "$PG_PORT" -U postgres -d app "$@"
+    ;;
+  *) die "usage: hack/postgres.sh up|down|psql [psql args]" ;;
+esac
