@@ -3,15 +3,23 @@
 # max_connections, listening only on the pod bridge's gateway (10.88.0.1), so no traffic leaves
 # this machine. The apps connect as user `app` (password `app`) to database `app`.
 #
-#   hack/postgres.sh up     start it (after hack/cluster/up.sh --real-node: the bridge must exist)
-#   hack/postgres.sh down   stop it and delete its data
-#   hack/postgres.sh psql   a psql session as the superuser
+#   hack/postgres.sh up   [--for-tests]   start it (after up.sh --real-node: the bridge must exist)
+#   hack/postgres.sh down [--for-tests]   stop it and delete its data
+#   hack/postgres.sh psql [--for-tests] [psql args]   psql as the superuser, in database app
 #
+# --for-tests: the one ./mvnw verify uses (build/postgres-test, port 5434), beside the demo's.
 # Environment: POOLBUDGET_PG_PORT (default 5433), POOLBUDGET_PG_MAX_CONNECTIONS (default 100).
 set -euo pipefail
 source "$(dirname "$0")/cluster/lib.sh"
-PG_DIR="$BUILD_AREA/postgres"
-PG_PORT=${POOLBUDGET_PG_PORT:-5433}
+cmd=${1:-}; shift || true
+if [ "${1:-}" = --for-tests ]; then
+  shift
+  PG_DIR="$BUILD_AREA/postgres-test"
+  PG_PORT=5434
+else
+  PG_DIR="$BUILD_AREA/postgres"
+  PG_PORT=${POOLBUDGET_PG_PORT:-5433}
+fi
 PG_MAX=${POOLBUDGET_PG_MAX_CONNECTIONS:-100}
 PG_VERSION=15
 
@@ -28,7 +36,7 @@ as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 
 running() { [ -f "$PG_DIR/data/postmaster.pid" ] && as_pg "$BIN_DIR/pg_ctl" -D "$PG_DIR/data" status >/dev/null 2>&1; }
 
-case "${1:-}" in
+case "$cmd" in
   up)
     BIN_DIR=$(pg_bin)
     if running; then log "PostgreSQL is already running on $BRIDGE_IP:$PG_PORT"; exit 0; fi
@@ -46,6 +54,11 @@ unix_socket_directories = '$PG_DIR'
 shared_buffers = 64MB
 fsync = off
 synchronous_commit = off
+# A pod whose network vanished before its sockets closed leaves backends behind; probe idle
+# clients so the database drops them within seconds instead of the kernel's two hours.
+tcp_keepalives_idle = 5
+tcp_keepalives_interval = 1
+tcp_keepalives_count = 3
 CONF
     echo "host all all $POD_CIDR scram-sha-256" >> "$PG_DIR/data/pg_hba.conf"
     as_pg "$BIN_DIR/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 30 start >/dev/null ||
@@ -64,8 +77,7 @@ CONF
     rm -rf "$PG_DIR"
     ;;
   psql)
-    shift
     exec runuser -u postgres -- psql -h "$PG_DIR" -p "$PG_PORT" -U postgres -d app "$@"
     ;;
-  *) die "usage: hack/postgres.sh up|down|psql [psql args]" ;;
+  *) die "usage: hack/postgres.sh up|down|psql [--for-tests] [psql args]" ;;
 esac

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# What the end-to-end tier (*E2E) needs beside the test cluster, started and stopped by ./mvnw verify:
+# the image tarballs, the real node joined to the test cluster, and the test PostgreSQL.
+#
+#   hack/e2e.sh up     after hack/cluster/up.sh --for-tests
+#   hack/e2e.sh down   before hack/cluster/down.sh --for-tests (which would stop the node anyway)
+set -euo pipefail
+source "$(dirname "$0")/cluster/lib.sh"
+case "${1:-}" in
+  up)
+    "$ROOT/hack/images/base-images.sh"
+    app="$ROOT/examples/hikari-app"
+    if [ ! -s "$BUILD_AREA/images/hikari-app.tar" ] ||
+       [ -n "$(find "$app/src" "$app/pom.xml" -newer "$BUILD_AREA/images/hikari-app.tar" | head -1)" ]; then
+      log "building the example app's image (examples/hikari-app)"
+      "$ROOT/mvnw" -B -q -f "$app/pom.xml" package
+    fi
+    "$ROOT/hack/cluster/node.sh" up --for-tests
+    "$ROOT/hack/postgres.sh" up --for-tests
+    ;;
+  down)
+    "$ROOT/hack/postgres.sh" down --for-tests
+    "$ROOT/hack/cluster/node.sh" down --for-tests
+    ;;
+  *) die "usage: hack/e2e.sh up|down" ;;
+esac
