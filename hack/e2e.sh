@@ -8,13 +8,7 @@ set -euo pipefail
 source "$(dirname "$0")/cluster/lib.sh"
 case "${1:-}" in
   up)
-    "$ROOT/hack/images/base-images.sh"
-    app="$ROOT/examples/hikari-app"
-    if [ ! -s "$BUILD_AREA/images/hikari-app.tar" ] ||
-       [ -n "$(find "$app/src" "$app/pom.xml" -newer "$BUILD_AREA/images/hikari-app.tar" | head -1)" ]; then
-      log "building the example app's image (examples/hikari-app)"
-      "$ROOT/mvnw" -B -q -f "$app/pom.xml" package
-    fi
+    "$ROOT/hack/images/app-image.sh"
     "$ROOT/hack/cluster/node.sh" up --for-tests
     "$ROOT/hack/postgres.sh" up --for-tests
     ;;

@@ -18,6 +18,11 @@ if [ "$CLUSTER_NAME" = poolbudget ] && [ -f "$BUILD_AREA/demo/operator.pid" ]; t
   rm -f "$BUILD_AREA/demo/operator.pid"
 fi
 
+# PostgreSQL (hack/postgres.sh) serves this cluster's real pods; stop it with them.
+if [ -d "$BUILD_AREA/postgres$([ "$CLUSTER_NAME" = poolbudget-test ] && echo -test)" ]; then
+  "$ROOT/hack/postgres.sh" down ${1:-}
+fi
+
 # The real node first, if it joined this cluster: it must not outlive its control plane.
 if [ -f "$BUILD_AREA/node/cluster" ] && [ "$(cat "$BUILD_AREA/node/cluster")" = "$CLUSTER_NAME" ]; then
   "$CLUSTER_SRC/node.sh" down ${1:-}
