@@ -55,7 +55,7 @@ public final class PolicyPlanner {
         List<TargetInput> inputs = new ArrayList<>(resolution.targets().size());
         try {
             for (ResolvedTarget r : resolution.targets()) {
-                inputs.add(input(r));
+                inputs.add(input(r, seenTerminating(policy, r.workload(), catalog)));
             }
             return new PolicyPlan(resolution.targets(), resolution.missing(), PoolSizer.allocate(database, inputs));
         } catch (InvalidInputException e) {
@@ -128,7 +128,23 @@ public final class PolicyPlanner {
         }
     }
 
-    private static TargetInput input(ResolvedTarget r) {
+    /**
+     * The most of a workload's pods seen terminating at once: what its status recorded on earlier passes, or
+     * what terminates now, whichever is more. Null when none was ever seen.
+     */
+    private static Integer seenTerminating(PoolPolicy policy, Workload w, WorkloadCatalog catalog) {
+        long seen = catalog.terminatingNow(w);
+        if (policy.getStatus() != null && policy.getStatus().getTargets() != null) {
+            for (var t : policy.getStatus().getTargets()) {
+                if (w.id().equals(t.getKind() + "/" + t.getName()) && t.getSeenTerminatingPods() != null) {
+                    seen = Math.max(seen, t.getSeenTerminatingPods());
+                }
+            }
+        }
+        return seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS);
+    }
+
+    private static TargetInput input(ResolvedTarget r, Integer seenTerminating) {
         TargetSpec t = r.spec();
         Workload w = r.workload();
         String field = "spec.targets[" + r.index() + "]";
@@ -141,6 +157,7 @@ public final class PolicyPlanner {
                 .basis(basis(t.getBasis()))
                 .fixedReplicas(Limits.bounded(field + ".fixedReplicas", t.getFixedReplicas(), 0, Limits.REPLICAS))
                 .terminatingPods(Limits.bounded(field + ".terminatingPods", t.getTerminatingPods(), 0, Limits.REPLICAS))
+                .seenTerminating(seenTerminating)
                 .build();
     }
 

@@ -15,4 +15,7 @@ public interface WorkloadCatalog {
 
     /** Every workload of {@code kind} in {@code namespace} whose labels match, ordered by name. */
     List<Workload> select(WorkloadKind kind, String namespace, LabelSelector selector);
+
+    /** How many of the workload's pods are terminating now (deleted, still shutting down); 0 where unknown. */
+    default int terminatingNow(Workload workload) { return 0; }
 }

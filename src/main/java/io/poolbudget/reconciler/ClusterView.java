@@ -97,7 +97,7 @@ final class ClusterView implements WorkloadCatalog {
      * available, and no pod of an older revision (one carrying another pool size) is left.
      */
     boolean rolledOut(Workload w, InjectionSpec spec, List<String> containers) {
-        LabelSelector selector;
+        LabelSelector selector = selector(w);
         boolean controllerDone;
         if (w.kind() == WorkloadKind.Deployment) {
             Deployment d = deployments.get(w.name());
@@ -107,7 +107,6 @@ final class ClusterView implements WorkloadCatalog {
                     && st.getObservedGeneration() >= d.getMetadata().getGeneration()
                     && n(st.getUpdatedReplicas()) == want && n(st.getReplicas()) == want
                     && n(st.getAvailableReplicas()) >= want;
-            selector = d.getSpec().getSelector();
         } else {
             StatefulSet s = statefulSets.get(w.name());
             int want = s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas();
@@ -116,7 +115,6 @@ final class ClusterView implements WorkloadCatalog {
                     && st.getObservedGeneration() >= s.getMetadata().getGeneration()
                     && Objects.equals(st.getCurrentRevision(), st.getUpdateRevision())
                     && n(st.getUpdatedReplicas()) == want && n(st.getReadyReplicas()) >= want;
-            selector = s.getSpec().getSelector();
         }
         if (!controllerDone || spec == null) {
             return controllerDone;
@@ -140,8 +138,7 @@ final class ClusterView implements WorkloadCatalog {
     Live live(Workload w, InjectionSpec spec, List<String> containers) {
         int appDefault = Injection.appDefault(spec);
         PodTemplateSpec template = template(w);
-        LabelSelector selector = w.kind() == WorkloadKind.Deployment ? deployments.get(w.name()).getSpec().getSelector()
-                : statefulSets.get(w.name()).getSpec().getSelector();
+        LabelSelector selector = selector(w);
         long sizes = 0;
         int labelledRunning = 0;
         int terminating = 0;
@@ -163,6 +160,19 @@ final class ClusterView implements WorkloadCatalog {
         Integer templateHeld = ours ? null : Injection.heldSize(spec, template.getMetadata(), template.getSpec(), containers);
         sizes += (long) unseen * (templateHeld == null ? appDefault : templateHeld);
         return new Live(labelledRunning + unseen + terminating, terminating, sizes);
+    }
+
+    /** The workload's labelled pods that are shutting down now (they still hold their pools). */
+    @Override
+    public int terminatingNow(Workload w) {
+        LabelSelector selector = selector(w);
+        return (int) pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() != null && selector != null
+                && Workloads.matches(selector, p.getMetadata().getLabels())).count();
+    }
+
+    private LabelSelector selector(Workload w) {
+        return w.kind() == WorkloadKind.Deployment ? deployments.get(w.name()).getSpec().getSelector()
+                : statefulSets.get(w.name()).getSpec().getSelector();
     }
 
     /** A Deployment paused with {@code kubectl rollout pause}: its template changes do not roll out. */

@@ -144,6 +144,8 @@ public final class StatusAggregator {
         t.setName(o.name());
         if (o.allocation() != null) {
             t.setPoolSize(o.allocation().poolSize());
+            Integer seen = o.allocation().peak().target().seenTerminating();
+            t.setSeenTerminatingPods(seen == null ? null : seen.longValue());   // remembered, like pendingSince
             if (full) {
                 t.setBasisReplicas(o.allocation().peak().basisReplicas());
                 t.setPeakPods(o.allocation().peak().total());

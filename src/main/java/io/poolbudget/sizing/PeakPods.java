@@ -18,7 +18,7 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
         // Pods that exist now hold connections now, whatever the plan says.
         long planned = Math.max(chosen(t, basis), t.replicas());
         long terminating = t.terminatingPods() != null ? Math.min(t.terminatingPods(), planned)
-                : t.rollout().defaultTerminating(planned);
+                : Math.max(t.rollout().defaultTerminating(planned), seen(t, planned));
         return new PeakPods(t, basis, planned, t.rollout().surge(planned), terminating);
     }
 
@@ -33,11 +33,23 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
         if (target.replicas() > chosen(target, basis)) {
             why += ", but " + target.replicas() + " replicas run now: planning for " + target.replicas();
         }
+        long step = target.rollout().defaultTerminating(basisReplicas);
         String terminatingWhy = target.terminatingPods() != null ? "terminatingPods " + target.terminatingPods()
                 + (target.terminatingPods() > basisReplicas ? " (at most the " + basisReplicas + " old pods)" : "")
+                : terminating > step ? target.seenTerminating() + " of its pods were seen terminating at once, more than "
+                + "one rollout step (" + step + "): their shutdown outlasts a step"
+                + (target.seenTerminating() > basisReplicas ? " (at most the " + basisReplicas + " old pods)" : "")
                 : "one rollout step of old pods still terminating";
         return "peak pods " + total() + " = " + basisReplicas + " (" + why + ") + " + surge + " surge + " + terminating
                 + " terminating (" + terminatingWhy + "); " + target.rollout().describe(basisReplicas);
+    }
+
+    /**
+     * Old pods of more than one step terminate at once when their shutdown (preStop, drain) outlasts a
+     * step of the rollout; what was seen is planned for, up to the old pods there are.
+     */
+    private static long seen(TargetInput t, long planned) {
+        return t.seenTerminating() == null ? 0 : Math.min(t.seenTerminating(), planned);
     }
 
     /** The replica count the basis names, before the pods running now are taken into account. */

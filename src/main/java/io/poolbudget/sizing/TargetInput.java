@@ -4,12 +4,13 @@ package io.poolbudget.sizing;
  * One workload to size. {@code id} is unique within a plan (for example "Deployment/checkout-api")
  * and breaks ties. Nullable fields mean "not given": {@code hpaMaxReplicas} (no HPA),
  * {@code maxPoolSize} (no upper bound), {@code basis} (HPA_MAX with an HPA, else CURRENT),
- * {@code fixedReplicas} (only with FIXED), {@code terminatingPods} (the rollout's default allowance).
+ * {@code fixedReplicas} (only with FIXED), {@code terminatingPods} (the rollout's default allowance),
+ * {@code seenTerminating} (the most of its pods seen terminating at once, by whoever watches them).
  * {@code field} is the PoolPolicy path errors name, for example "targets[1]".
  */
 public record TargetInput(String id, String field, int replicas, Integer hpaMaxReplicas, Rollout rollout, int weight,
                           int minPoolSize, Integer maxPoolSize, int poolsPerPod, Basis basis, Integer fixedReplicas,
-                          Integer terminatingPods) {
+                          Integer terminatingPods, Integer seenTerminating) {
 
     public TargetInput {
         if (id == null || id.isBlank()) {
@@ -46,6 +47,9 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
             Check.atLeast(field + ".terminatingPods", terminatingPods, 0);
             Check.atMost(field + ".terminatingPods", terminatingPods, Limits.REPLICAS);
         }
+        if (seenTerminating != null) {
+            Check.atLeast(field + " pods seen terminating", seenTerminating, 0);
+        }
     }
 
     public static Builder builder(String id) { return new Builder(id); }
@@ -64,6 +68,7 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         private Basis basis;
         private Integer fixedReplicas;
         private Integer terminatingPods;
+        private Integer seenTerminating;
 
         private Builder(String id) { this.id = id; }
 
@@ -78,10 +83,11 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         public Builder basis(Basis v) { basis = v; return this; }
         public Builder fixedReplicas(Integer v) { fixedReplicas = v; return this; }
         public Builder terminatingPods(Integer v) { terminatingPods = v; return this; }
+        public Builder seenTerminating(Integer v) { seenTerminating = v; return this; }
 
         public TargetInput build() {
             return new TargetInput(id, field, replicas, hpaMaxReplicas, rollout, weight, minPoolSize, maxPoolSize,
-                    poolsPerPod, basis, fixedReplicas, terminatingPods);
+                    poolsPerPod, basis, fixedReplicas, terminatingPods, seenTerminating);
         }
     }
 }

@@ -122,7 +122,14 @@ class NeverSilentIT extends OperatorTestBase {
             d.getSpec().setPaused(false);
             return d;
         });
-        awaitPolicy("db", targetState("web", "Applied", 2).and(condition("Ready", "True", "Reconciled")));
+        // resumed, it rolls out; with KWOK's instant readiness several steps' pods terminate at once (each held
+        // ~1 s), which the plan may then allow for with a smaller size: whatever it is, it is applied
+        Predicate<PoolPolicy> applied = p -> {
+            var t = target(p, "web");
+            return t != null && "Applied".equals(t.getState()) && t.getPoolSize() <= 2
+                    && t.getPoolSize().equals(t.getAppliedPoolSize());
+        };
+        awaitPolicy("db", applied.and(condition("Ready", "True", "Reconciled")));
     }
 
     @Test

@@ -59,6 +59,28 @@ class PeakPodsTest {
     }
 
     @Test
+    void podsSeenTerminatingAtOnceRaiseTheAllowanceUpToTheOldPods() {
+        // 3 replicas, surge 1, maxUnavailable 0: one step is 1 old pod
+        var rollout = new Rollout.RollingUpdate(IntOrPercent.of(1), IntOrPercent.of(0));
+        var oneStep = PeakPods.of(TargetInput.builder("d").replicas(3).rollout(rollout).seenTerminating(1).build());
+        assertThat(oneStep.total()).isEqualTo(5);
+        assertThat(oneStep.explanation()).contains("1 terminating (one rollout step");
+
+        var slow = PeakPods.of(TargetInput.builder("d").replicas(3).rollout(rollout).seenTerminating(2).build());
+        assertThat(slow.total()).isEqualTo(6);
+        assertThat(slow.explanation()).contains("2 terminating (2 of its pods were seen terminating at once, more than "
+                + "one rollout step (1)");
+
+        var capped = PeakPods.of(TargetInput.builder("d").replicas(3).rollout(rollout).seenTerminating(9).build());
+        assertThat(capped.terminating()).isEqualTo(3);
+        assertThat(capped.explanation()).contains("(at most the 3 old pods)");
+
+        var declared = PeakPods.of(TargetInput.builder("d").replicas(3).rollout(rollout).seenTerminating(3)
+                .terminatingPods(1).build());
+        assertThat(declared.terminating()).as("terminatingPods, when set, is what the user knows").isEqualTo(1);
+    }
+
+    @Test
     void recreateAndStatefulSetsAddNoPods() {
         assertThat(PeakPods.of(TargetInput.builder("d").replicas(4).rollout(new Rollout.Recreate()).build()).total())
                 .isEqualTo(4);

@@ -51,6 +51,22 @@ class PoolSizerPropertiesTest {
     }
 
     @Property(tries = 500)
+    void morePodsSeenTerminatingNeverRaiseTheirSize(@ForAll("targets") List<TargetInput> targets,
+                                                    @ForAll @IntRange(min = 1, max = 3000) int budget,
+                                                    @ForAll @IntRange(min = 0, max = 100) int which,
+                                                    @ForAll @IntRange(min = 1, max = 50) int seen) {
+        int k = which % targets.size();
+        var watched = new ArrayList<>(targets);
+        TargetInput t = targets.get(k);
+        watched.set(k, new TargetInput(t.id(), t.field(), t.replicas(), t.hpaMaxReplicas(), t.rollout(), t.weight(),
+                t.minPoolSize(), t.maxPoolSize(), t.poolsPerPod(), t.basis(), t.fixedReplicas(), t.terminatingPods(), seen));
+        var before = PoolSizer.allocate(db(budget), targets);
+        var after = PoolSizer.allocate(db(budget), watched);
+        assertThat(after.target(t.id()).peak().total()).isGreaterThanOrEqualTo(before.target(t.id()).peak().total());
+        assertThat(after.target(t.id()).poolSize()).isLessThanOrEqualTo(before.target(t.id()).poolSize());
+    }
+
+    @Property(tries = 500)
     void moreReplicasNeverRaiseASize(@ForAll("targets") List<TargetInput> targets,
                                      @ForAll @IntRange(min = 1, max = 3000) int budget,
                                      @ForAll @IntRange(min = 0, max = 100) int which,
@@ -59,7 +75,8 @@ class PoolSizerPropertiesTest {
         var grown = new ArrayList<>(targets);
         TargetInput t = targets.get(k);
         grown.set(k, new TargetInput(t.id(), t.field(), t.replicas() + more, t.hpaMaxReplicas(), t.rollout(), t.weight(),
-                t.minPoolSize(), t.maxPoolSize(), t.poolsPerPod(), t.basis(), t.fixedReplicas(), t.terminatingPods()));
+                t.minPoolSize(), t.maxPoolSize(), t.poolsPerPod(), t.basis(), t.fixedReplicas(), t.terminatingPods(),
+                t.seenTerminating()));
         var before = sizes(PoolSizer.allocate(db(budget), targets));
         var after = sizes(PoolSizer.allocate(db(budget), grown));
         before.forEach((id, size) -> assertThat(after.get(id)).as(id).isLessThanOrEqualTo(size));

@@ -15,6 +15,11 @@ public class TargetStatus {
     @JsonPropertyDescription("Pods that can hold connections at once: basis + surge + terminating.")
     private Long peakPods;
 
+    @JsonPropertyDescription("The most of this workload's pods seen terminating at once. When more than one rollout "
+            + "step of old pods were (their shutdown outlasts a step), peak pods plan for that many from then on, "
+            + "unless terminatingPods is set.")
+    private Long seenTerminatingPods;
+
     @JsonPropertyDescription("The computed per-pod pool size (minimum idle is set equal).")
     private Integer poolSize;
 
@@ -41,6 +46,8 @@ public class TargetStatus {
     @JsonPropertyDescription("How the numbers were derived.")
     private String explanation;
 
+    public Long getSeenTerminatingPods() { return seenTerminatingPods; }
+    public void setSeenTerminatingPods(Long seenTerminatingPods) { this.seenTerminatingPods = seenTerminatingPods; }
     public String getKind() { return kind; }
     public void setKind(String kind) { this.kind = kind; }
     public String getName() { return name; }
