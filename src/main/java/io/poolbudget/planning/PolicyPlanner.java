@@ -13,7 +13,9 @@ import io.poolbudget.sizing.Limits;
 import io.poolbudget.sizing.PoolSizer;
 import io.poolbudget.sizing.TargetInput;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -53,9 +55,12 @@ public final class PolicyPlanner {
         DatabaseInput database = database(policy.getSpec().getDatabase());
         Resolution resolution = resolve(policy, catalog);
         List<TargetInput> inputs = new ArrayList<>(resolution.targets().size());
+        Map<String, Long> seenBefore = seenBefore(policy);
         try {
             for (ResolvedTarget r : resolution.targets()) {
-                inputs.add(input(r, seenTerminating(policy, r.workload(), catalog)));
+                Workload w = r.workload();
+                long seen = Math.max(catalog.terminatingNow(w), seenBefore.getOrDefault(w.id(), 0L));
+                inputs.add(input(r, seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS)));
             }
             return new PolicyPlan(resolution.targets(), resolution.missing(), PoolSizer.allocate(database, inputs));
         } catch (InvalidInputException e) {
@@ -129,19 +134,19 @@ public final class PolicyPlanner {
     }
 
     /**
-     * The most of a workload's pods seen terminating at once: what its status recorded on earlier passes, or
-     * what terminates now, whichever is more. Null when none was ever seen.
+     * The most of each workload's pods seen terminating at once on earlier passes, as status recorded it, by
+     * workload id; a pass plans for that or for what terminates now, whichever is more.
      */
-    private static Integer seenTerminating(PoolPolicy policy, Workload w, WorkloadCatalog catalog) {
-        long seen = catalog.terminatingNow(w);
+    private static Map<String, Long> seenBefore(PoolPolicy policy) {
+        Map<String, Long> seen = new HashMap<>();
         if (policy.getStatus() != null && policy.getStatus().getTargets() != null) {
             for (var t : policy.getStatus().getTargets()) {
-                if (w.id().equals(t.getKind() + "/" + t.getName()) && t.getSeenTerminatingPods() != null) {
-                    seen = Math.max(seen, t.getSeenTerminatingPods());
+                if (t.getSeenTerminatingPods() != null) {
+                    seen.put(t.getKind() + "/" + t.getName(), t.getSeenTerminatingPods());
                 }
             }
         }
-        return seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS);
+        return seen;
     }
 
     private static TargetInput input(ResolvedTarget r, Integer seenTerminating) {
