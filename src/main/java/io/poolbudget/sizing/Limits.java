@@ -12,8 +12,9 @@ public final class Limits {
     public static final int CORES = 100_000;
     public static final int SPINDLES = 100_000;
     public static final int CONNECTIONS_PER_CORE = 1_000;
-    /** budget, maxConnections, reservedConnections: far above any real server (PostgreSQL's own cap is 262,143). */
-    public static final int CONNECTIONS = 10_000_000;
+    /** budget, maxConnections, reservedConnections: far above any real server (PostgreSQL's own cap is 262,143). Kept
+     * below 10^7, which YAML 1.1 readers (PyYAML) would take for a string in the CRD's "1.0E7". */
+    public static final int CONNECTIONS = 1_000_000;
     public static final int WEIGHT = 1_000_000;
     public static final int POOL_SIZE = 1_000_000;
     public static final int POOLS_PER_POD = 1_000;

@@ -62,7 +62,7 @@ class PolicyPassProblemsTest {
     @Test
     void aValueStoredBeyondTheSchemaIsAnInvalidSpecNamingTheField() {
         var result = run(policy("db", SPEC.replace("cores: 8", "cores: 8, budget: 3000000000")), view(web(null)));
-        assertThat(result.invalid()).hasMessage("spec.database.budget must be at most 10000000, got 3000000000");
+        assertThat(result.invalid()).hasMessage("spec.database.budget must be at most 1000000, got 3000000000");
         var tooManyPools = run(policy("db", SPEC.replace("{name: web}", "{name: web, poolsPerPod: 3000000000}")),
                 view(web(null)));
         assertThat(tooManyPools.invalid()).hasMessage("spec.targets[0].poolsPerPod must be at most 1000, got 3000000000");

@@ -70,8 +70,8 @@ class OverflowTest {
         assertThatThrownBy(() -> TargetInput.builder("d").field("spec.targets[0]").poolsPerPod(Limits.POOLS_PER_POD + 1)
                 .build()).hasMessage("spec.targets[0].poolsPerPod must be at most 1000, got 1001");
         assertThatThrownBy(() -> Limits.bounded("database.budget", 3_000_000_000L, 1, Limits.CONNECTIONS))
-                .hasMessage("database.budget must be at most 10000000, got 3000000000");
+                .hasMessage("database.budget must be at most 1000000, got 3000000000");
         assertThatThrownBy(() -> new DatabaseInput(1, 0, 2, Limits.CONNECTIONS + 1, 0, null))
-                .hasMessage("database.maxConnections must be at most 10000000, got 10000001");
+                .hasMessage("database.maxConnections must be at most 1000000, got 1000001");
     }
 }
