@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the CRDs from the Java API classes and copies them into crds/ (and the Helm chart,
-# once it exists). Run after changing anything in io.poolbudget.api; commit the result.
+# Regenerates the CRDs from the Java API classes and copies them into crds/, the Helm chart
+# and operator/. Run after changing anything in io.poolbudget.api; commit the result.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -B -q package -DskipTests -DskipITs
@@ -9,4 +9,5 @@ cp target/kubernetes/*.poolbudget.io-v1.yml crds/
 for chart_crds in charts/*/crds; do
   [ -d "$chart_crds" ] && cp crds/*.yml "$chart_crds/"
 done
-git status --short crds charts 2>/dev/null || true
+hack/render-operator.sh
+git status --short crds charts operator 2>/dev/null || true
