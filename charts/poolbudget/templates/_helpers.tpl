@@ -39,7 +39,7 @@ The rules the operator needs in every namespace it watches: exactly the verbs it
 {{- define "poolbudget.watchRules" -}}
 - apiGroups: [poolbudget.io]
   resources: [poolpolicies]
-  verbs: [get, list, watch, patch]
+  verbs: [list, watch, patch]
 - apiGroups: [poolbudget.io]
   resources: [poolpolicies/status]
   verbs: [patch]
@@ -54,7 +54,7 @@ The rules the operator needs in every namespace it watches: exactly the verbs it
   verbs: [list, watch]
 - apiGroups: [""]
   resources: [configmaps]
-  verbs: [list, watch, patch, delete]
+  verbs: [list, watch, create, patch, delete]
 - apiGroups: [""]
   resources: [events]
   verbs: [create]

@@ -37,6 +37,13 @@ interface WorkloadWriter {
                                 + "the operator's change (" + detail(e) + "). Remove what your manifest sets for the "
                                 + "pool-size variables, or name other variables in spec.injection.";
                     }
+                    // 403: the operator's own permissions lack a rule (an edited Role, an old chart). Retrying
+                    // cannot help until an administrator fixes it; say so on the policy instead of retrying silently.
+                    if (e.getCode() == 403) {
+                        return partial.getKind() + "/" + partial.getMetadata().getName() + ": the operator may not write "
+                                + "it (" + detail(e) + "). Give its ServiceAccount the rules of the Helm chart's role "
+                                + "(charts/poolbudget), e.g. by upgrading the release.";
+                    }
                     throw e;
                 }
             }
