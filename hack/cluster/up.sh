@@ -82,6 +82,18 @@ componentsPatches:
   - {key: manage-nodes-with-annotation-selector, value: "kwok.x-k8s.io/node=fake"}
   - {key: cidr, value: "$FAKE_POD_CIDR"}
 YAML
+# The API server's audit log records what the operator installed in poolbudget-system calls (and
+# nothing else): InstallE2E derives the permissions it needs from it (logs/audit.log).
+AUDIT_POLICY="$BUILD_AREA/cluster/${CLUSTER_NAME}-audit-policy.yaml"
+cat > "$AUDIT_POLICY" <<YAML
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: Metadata
+  userGroups: ["system:serviceaccounts:poolbudget-system"]
+- level: None
+YAML
 t0=$SECONDS
 # KWOK_KUBE_VERSION tells kwokctl which flags this apiserver takes; KWOK_KUBECTL_BINARY keeps it
 # from downloading a kubectl of its own. Authorization (RBAC) and admission stay on.
@@ -92,7 +104,7 @@ if ! KWOK_KUBE_VERSION="$K8S_VERSION" KWOK_KUBECTL_BINARY="$BIN/kubectl" timeout
       --kube-scheduler-binary "$BIN/kube-scheduler" \
       --etcd-binary "$BIN/etcd" \
       --kwok-controller-binary "$BIN/kwok" \
-      --kube-authorization=true --kube-admission=true \
+      --kube-authorization=true --kube-admission=true --kube-audit-policy "$AUDIT_POLICY" \
       --kubeconfig "$KUBECONFIG_OUT" --wait 90s --timeout 150s \
       >"$BUILD_AREA/cluster/${CLUSTER_NAME}-create.log" 2>&1; then
   tail -n 20 "$BUILD_AREA/cluster/${CLUSTER_NAME}-create.log" >&2

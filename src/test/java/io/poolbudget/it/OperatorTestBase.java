@@ -86,6 +86,11 @@ abstract class OperatorTestBase {
         return client.resource(policy).inNamespace(ns).serverSideApply();
     }
 
+    /** The operator's log, for a failure message. */
+    String operatorLog() {
+        return operator == null ? "(no operator process)" : "log: " + operator.log();
+    }
+
     /** Waits up to 90 s; on time-out fails with the status last seen, so a CI log explains itself. */
     PoolPolicy awaitPolicy(String name, Predicate<PoolPolicy> condition) {
         var resource = client.resources(PoolPolicy.class).inNamespace(ns).withName(name);
@@ -96,7 +101,7 @@ abstract class OperatorTestBase {
             var last = resource.get();
             throw new AssertionError("PoolPolicy " + ns + "/" + name + " did not reach the expected state in 90 s; "
                     + "its status: " + (last == null ? "(gone)" : Serialization.asYaml(last.getStatus()))
-                    + "operator log: " + operator.log(), e);
+                    + "operator log: " + operatorLog(), e);
         }
     }
 

@@ -1,0 +1,210 @@
+package io.poolbudget.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.poolbudget.install.ChartTools;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The operator as users install it: its image in a real pod on the real node, under its own
+ * ServiceAccount and the chart's RBAC, in a namespace enforcing the restricted Pod Security
+ * Standard. Installed by helm in the namespaced mode, failed over, upgraded, uninstalled, installed
+ * again (cluster-wide) by kubectl apply -k; then the permissions it called (the API server's audit
+ * log) against the chart's.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class InstallE2E extends OperatorTestBase {
+    private static final String API = "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE";
+    private static final String POLICY = """
+            apiVersion: poolbudget.io/v1alpha1
+            kind: PoolPolicy
+            metadata: {name: api-db}
+            spec:
+              database: {cores: %d}
+              injection: {preset: spring-boot-hikari}
+              targets: [{name: api}]
+            """;
+    /** KWOK workloads through a ConfigMap, taken back on deletion: the rest of what the operator may call. */
+    private static final String FAKE_POLICY = """
+            apiVersion: poolbudget.io/v1alpha1
+            kind: PoolPolicy
+            metadata: {name: fake-db}
+            spec:
+              deletionPolicy: Remove
+              database: {cores: 8}
+              injection: {preset: hikari-env, mode: ConfigMap}
+              targets: [{name: web}, {name: ledger, kind: StatefulSet}]
+            """;
+    private static Installation install;
+    private static String shared;
+    private static RealApps apps;
+
+    @BeforeAll
+    static void helmInstall() {
+        var cluster = TestCluster.get();
+        client = cluster.client();
+        install = new Installation(client, cluster.kubeconfig());
+        install.createNamespace();
+        shared = ClusterFixture.createNamespace(client, "e2e-install");
+        // The namespaced mode (Roles in the watched namespace, no cluster role); kubectl apply -k
+        // later installs the default, cluster-wide mode.
+        helm("install");
+    }
+
+    /** helm install or upgrade with the local cluster's values, watching only the shared namespace. */
+    private static void helm(String command, String... sets) {
+        var args = new java.util.ArrayList<>(List.of(command, "poolbudget", ChartTools.CHART.toString(), "-n",
+                Installation.NAMESPACE, "-f", Installation.LOCAL_VALUES, "--set", "watchNamespaces={" + shared + "}",
+                "--wait", "--timeout", "180s"));
+        for (String set : sets) {
+            args.addAll(List.of("--set", set));
+        }
+        install.helm(args.toArray(String[]::new));
+    }
+
+    @BeforeEach
+    void useTheSharedNamespace() {
+        ns = shared;
+    }
+
+    @AfterAll
+    static void removeEverything() {
+        if (apps != null) {
+            apps.close();
+        }
+        if (shared != null) {   // while an operator still runs to take back what Remove policies set
+            client.namespaces().withName(shared).delete();
+            client.namespaces().withName(shared).waitUntilCondition(n -> n == null, 120, TimeUnit.SECONDS);
+        }
+        if (install != null) {
+            install.removeAll();
+        }
+    }
+
+    @Override
+    String operatorLog() {
+        return install.log();
+    }
+
+    @Test
+    @Order(1)
+    void helmInstallRunsTheOperatorInARealPodThatSizesTheApps() {
+        var pods = install.pods();
+        assertThat(pods).singleElement().satisfies(p -> {
+            assertThat(p.getSpec().getNodeName()).isEqualTo("poolbudget-node");
+            assertThat(Installation.ready(p)).isTrue();
+            assertThat(p.getSpec().getServiceAccountName()).isEqualTo("poolbudget");
+        });
+        assertThat(client.rbac().clusterRoles().withName("poolbudget").get()).as("namespaced mode: no cluster role").isNull();
+        assertThat(client.rbac().roles().inNamespace(ns).withName("poolbudget").get()).isNotNull();
+        create(RealApps.app(ns, "api", 2, Map.of(), 2));
+        var web = deployment("web", 2, Map.of());
+        create(web);
+        create(new StatefulSetBuilder().withNewMetadata().withName("ledger").endMetadata()
+                .withNewSpec().withReplicas(1).withServiceName("ledger").withSelector(web.getSpec().getSelector())
+                .withTemplate(web.getSpec().getTemplate()).endSpec().build());
+        // 2 replicas + 1 surge + 1 terminating = 4 peak pods; budget 6 × 2 = 12 -> 3 per pod
+        applyPolicy(POLICY.formatted(6));
+        applyPolicy(FAKE_POLICY);
+        awaitSized("api", 3);
+        awaitPolicy("fake-db", p -> p.getStatus().getTargets().size() == 2
+                && p.getStatus().getTargets().stream().allMatch(t -> "Applied".equals(t.getState())));
+    }
+
+    @Test
+    @Order(2)
+    void theStandbyTakesOverWithin15sOfTheLeadersPodBeingKilled() {
+        helm("upgrade", "replicaCount=2");
+        Awaitility.await("two operator pods Ready, one holding the lease").atMost(120, TimeUnit.SECONDS)
+                .until(() -> install.pods().stream().filter(Installation::ready).count() == 2 && install.leader() != null);
+        String leader = install.leader();
+        apps = new RealApps(client, ns);
+        try (var sampler = ConnectionSampler.start(Set.of(RealApps.appName(ns, "api")))) {
+            apps.startLoad();
+            long killed = System.nanoTime();
+            client.pods().inNamespace(Installation.NAMESPACE).withName(leader).withGracePeriod(0).delete();
+            Awaitility.await("another pod taking the lease").atMost(30, TimeUnit.SECONDS)
+                    .pollInterval(100, TimeUnit.MILLISECONDS)
+                    .until(() -> install.leader() != null && !install.leader().equals(leader));
+            double takeover = (System.nanoTime() - killed) / 1e9;
+            System.out.printf("E2E failover: %s took the lease %.1f s after the leader %s was killed%n",
+                    install.leader(), takeover, leader);
+            assertThat(takeover).as("seconds from the kill to the standby's lease").isLessThanOrEqualTo(15);
+            // The new leader reconciles what changes next: 3 replicas -> 5 peak pods -> 12 / 5 = 2 per pod.
+            client.apps().deployments().inNamespace(ns).withName("api").scale(3);
+            awaitSized("api", 2);
+            sampler.assertWithin("operator failover, then a scale-up", 12);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void anUpgradeRollsTheOperatorWithoutTouchingTheApps() {
+        long generation = deployment("api").getMetadata().getGeneration();
+        var before = new TreeSet<>(install.pods().stream().map(p -> p.getMetadata().getName()).toList());
+        helm("upgrade", "replicaCount=2", "podAnnotations.upgrade=second");
+        Awaitility.await("new operator pods, one of them leading").atMost(120, TimeUnit.SECONDS).until(() -> {
+            var now = install.pods().stream().map(p -> p.getMetadata().getName()).toList();
+            return now.size() == 2 && now.stream().noneMatch(before::contains) && now.contains(install.leader());
+        });
+        Awaitility.await("the apps left as they were").during(Duration.ofSeconds(10)).atMost(15, TimeUnit.SECONDS)
+                .until(() -> deployment("api").getMetadata().getGeneration() == generation);
+        assertThat(templateEnv("api", API)).isEqualTo("2");
+    }
+
+    @Test
+    @Order(4)
+    void uninstallLeavesTheAppsAndApplyKInstallsItAgain() {
+        install.helm("uninstall", "poolbudget", "-n", Installation.NAMESPACE, "--wait", "--timeout", "120s");
+        Awaitility.await("operator pods gone").atMost(60, TimeUnit.SECONDS).until(() -> install.pods().isEmpty());
+        assertThat(templateEnv("api", API)).as("sizes stay as written").isEqualTo("2");
+        assertThat(client.apiextensions().v1().customResourceDefinitions().withName("poolpolicies.poolbudget.io").get())
+                .as("Helm keeps the CRD").isNotNull();
+
+        install.kubectl("apply", "-k", Installation.LOCAL_OVERLAY);
+        Awaitility.await("the operator of operator/ Ready").atMost(120, TimeUnit.SECONDS)
+                .until(() -> install.pods().stream().anyMatch(Installation::ready));
+        applyPolicy(POLICY.formatted(4));   // budget 8, 5 peak pods -> 1 per pod (a shrink: no window)
+        awaitSized("api", 1);
+        // Remove takes back the ConfigMap and the variables: the last of what the operator may call.
+        client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("fake-db").delete();
+        client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("fake-db")
+                .waitUntilCondition(p -> p == null, 90, TimeUnit.SECONDS);
+        assertThat(client.configMaps().inNamespace(ns).withName("poolbudget-deployment-web").get()).isNull();
+    }
+
+    @Test
+    @Order(5)
+    void theChartGrantsExactlyWhatTheOperatorCalled() {
+        var audit = RbacAudit.read();
+        System.out.println("E2E RBAC: the operator called " + audit.used());
+        assertThat(audit.problems(RbacAudit.granted(ChartTools.render(Installation.NAMESPACE))))
+                .as("the chart's RBAC against the operator's calls in the audit log").isEmpty();
+    }
+
+    /** Applied at this size, rolled out, and every pod's HikariCP running it. */
+    private void awaitSized(String name, int size) {
+        awaitPolicy("api-db", targetState(name, "Applied", size));
+        awaitRolledOut(name);
+        var reader = apps != null ? apps : new RealApps(client, ns);
+        Awaitility.await(name + "'s pods running pool size " + size).atMost(60, TimeUnit.SECONDS).untilAsserted(() ->
+                assertThat(livePods(name)).isNotEmpty().allSatisfy(p -> assertThat(reader.poolSize(p)).isEqualTo(size)));
+        if (reader != apps) {
+            reader.close();
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.poolbudget.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What the operator really called, from the API server's audit log (hack/cluster/up.sh records the
+ * requests of poolbudget-system's service accounts), against what the chart's roles grant. A
+ * permission is written "group/resource verb", the core group as "".
+ */
+record RbacAudit(Set<String> used, Set<String> forbidden) {
+    static final Path LOG = Path.of(System.getProperty("poolbudget.audit.log",
+            "build/kwok/clusters/poolbudget-test/logs/audit.log"));
+    static final String USER = "system:serviceaccount:" + Installation.NAMESPACE + ":poolbudget";
+
+    static RbacAudit read() {
+        var mapper = new ObjectMapper();
+        Set<String> used = new TreeSet<>();
+        Set<String> forbidden = new TreeSet<>();
+        try (var lines = Files.lines(LOG)) {
+            for (String line : (Iterable<String>) lines::iterator) {
+                JsonNode e = mapper.readTree(line);
+                if (!USER.equals(e.path("user").path("username").asText())) {
+                    continue;
+                }
+                JsonNode ref = e.path("objectRef");
+                String group = ref.path("apiGroup").asText("");
+                // Every client may review its own rules; JOSDK does so before electing a leader.
+                if (group.equals("authorization.k8s.io")) {
+                    continue;
+                }
+                String resource = ref.path("resource").asText() + (ref.hasNonNull("subresource")
+                        ? "/" + ref.path("subresource").asText() : "");
+                String permission = group + "/" + resource + " " + e.path("verb").asText();
+                String decision = e.path("annotations").path("authorization.k8s.io/decision").asText();
+                int code = e.path("responseStatus").path("code").asInt();
+                // A server-side apply that creates its object is authorised as a create too, inside the
+                // handler: the patch is "allow"ed, the create shows only as the response's 403 (or 201).
+                (decision.equals("forbid") || code == 403 ? forbidden : used).add(permission);
+                if (e.path("verb").asText().equals("patch") && code == 201) {
+                    used.add(group + "/" + resource + " create");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading the audit log " + LOG, e);
+        }
+        return new RbacAudit(used, forbidden);
+    }
+
+    /**
+     * What is wrong with the chart's grants against these calls: calls refused (a rule the operator
+     * needs is missing) and grants never called (a rule it does not need). JOSDK checks for update on
+     * the lease before electing, though the elector renews by patch: that one grant is expected unused.
+     */
+    List<String> problems(Set<String> granted) {
+        var problems = new java.util.ArrayList<String>();
+        forbidden.forEach(p -> problems.add("refused by the API server, so missing from the chart: " + p));
+        used.stream().filter(p -> !granted.contains(p)).forEach(p -> problems.add("called but not granted: " + p));
+        granted.stream().filter(p -> !used.contains(p) && !p.equals("coordination.k8s.io/leases update"))
+                .forEach(p -> problems.add("granted but never called: " + p));
+        return problems;
+    }
+
+    /** Every group/resource verb the rules of these rendered documents grant. */
+    static Set<String> granted(List<JsonNode> docs) {
+        Set<String> granted = new TreeSet<>();
+        for (JsonNode doc : docs) {
+            for (JsonNode rule : doc.path("rules")) {
+                for (JsonNode g : rule.path("apiGroups")) {
+                    for (JsonNode r : rule.path("resources")) {
+                        for (JsonNode v : rule.path("verbs")) {
+                            granted.add(g.asText() + "/" + r.asText() + " " + v.asText());
+                        }
+                    }
+                }
+            }
+        }
+        return granted;
+    }
+}
