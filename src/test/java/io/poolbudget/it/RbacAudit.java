@@ -43,7 +43,10 @@ record RbacAudit(Set<String> used, Set<String> forbidden) {
                 int code = e.path("responseStatus").path("code").asInt();
                 // A server-side apply that creates its object is authorised as a create too, inside the
                 // handler: the patch is "allow"ed, the create shows only as the response's 403 (or 201).
-                (decision.equals("forbid") || code == 403 ? forbidden : used).add(permission);
+                // Other 403s are not RBAC's (an Event into a namespace being deleted, say).
+                boolean refused = decision.equals("forbid") || code == 403
+                        && e.path("responseStatus").path("message").asText().contains("cannot ");
+                (refused ? forbidden : used).add(permission);
                 if (e.path("verb").asText().equals("patch") && code == 201) {
                     used.add(group + "/" + resource + " create");
                 }
