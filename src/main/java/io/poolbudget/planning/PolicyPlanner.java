@@ -60,7 +60,8 @@ public final class PolicyPlanner {
             for (ResolvedTarget r : resolution.targets()) {
                 Workload w = r.workload();
                 long seen = Math.max(catalog.terminatingNow(w), seenBefore.getOrDefault(w.id(), 0L));
-                inputs.add(input(r, seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS)));
+                inputs.add(input(r, seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS),
+                        w.shutdown().steps(catalog.observedReadySeconds(w))));
             }
             return new PolicyPlan(resolution.targets(), resolution.missing(), PoolSizer.allocate(database, inputs));
         } catch (InvalidInputException e) {
@@ -149,7 +150,7 @@ public final class PolicyPlanner {
         return seen;
     }
 
-    private static TargetInput input(ResolvedTarget r, Integer seenTerminating) {
+    private static TargetInput input(ResolvedTarget r, Integer seenTerminating, int shutdownSteps) {
         TargetSpec t = r.spec();
         Workload w = r.workload();
         String field = "spec.targets[" + r.index() + "]";
@@ -163,6 +164,7 @@ public final class PolicyPlanner {
                 .fixedReplicas(Limits.bounded(field + ".fixedReplicas", t.getFixedReplicas(), 0, Limits.REPLICAS))
                 .terminatingPods(Limits.bounded(field + ".terminatingPods", t.getTerminatingPods(), 0, Limits.REPLICAS))
                 .seenTerminating(seenTerminating)
+                .shutdownSteps(shutdownSteps)
                 .build();
     }
 

@@ -18,4 +18,7 @@ public interface WorkloadCatalog {
 
     /** How many of the workload's pods are terminating now (deleted, still shutting down); 0 where unknown. */
     default int terminatingNow(Workload workload) { return 0; }
+
+    /** The fewest seconds one of the workload's pods took from creation to Ready; null where none was seen. */
+    default Integer observedReadySeconds(Workload workload) { return null; }
 }

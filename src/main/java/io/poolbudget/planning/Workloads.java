@@ -25,23 +25,27 @@ public final class Workloads {
         var meta = d.getMetadata();
         int replicas = d.getSpec() == null || d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
         var strategy = d.getSpec() == null ? null : d.getSpec().getStrategy();
+        var shutdown = d.getSpec() == null ? Shutdown.NONE
+                : Shutdown.of(d.getSpec().getTemplate(), d.getSpec().getMinReadySeconds());
         return withScaler(WorkloadKind.Deployment, meta.getNamespace(), meta.getName(), meta.getLabels(), replicas,
-                rollout(strategy), scalers);
+                rollout(strategy), scalers, shutdown);
     }
 
     public static Workload of(StatefulSet s, List<Scaler> scalers) {
         var meta = s.getMetadata();
         int replicas = s.getSpec() == null || s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas();
+        var shutdown = s.getSpec() == null ? Shutdown.NONE
+                : Shutdown.of(s.getSpec().getTemplate(), s.getSpec().getMinReadySeconds());
         return withScaler(WorkloadKind.StatefulSet, meta.getNamespace(), meta.getName(), meta.getLabels(), replicas,
-                new Rollout.Ordered(), scalers);
+                new Rollout.Ordered(), scalers, shutdown);
     }
 
     private static Workload withScaler(WorkloadKind kind, String namespace, String name, Map<String, String> labels,
-                                       int replicas, Rollout rollout, List<Scaler> scalers) {
+                                       int replicas, Rollout rollout, List<Scaler> scalers, Shutdown shutdown) {
         var scaler = scalers.stream().filter(s -> s.targetKind() == kind && s.targetName().equals(name))
                 .min((a, b) -> a.id().compareTo(b.id())).orElse(null);
         return new Workload(kind, namespace, name, labels == null ? Map.of() : Map.copyOf(labels), replicas, rollout,
-                scaler == null ? null : scaler.maxReplicas(), scaler == null ? null : scaler.id());
+                scaler == null ? null : scaler.maxReplicas(), scaler == null ? null : scaler.id(), shutdown);
     }
 
     /** The workload an HPA scales, if it is a Deployment or StatefulSet. */

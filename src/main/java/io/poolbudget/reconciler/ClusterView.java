@@ -16,6 +16,8 @@ import io.poolbudget.api.v1alpha1.WorkloadKind;
 import io.poolbudget.planning.Workload;
 import io.poolbudget.planning.WorkloadCatalog;
 import io.poolbudget.planning.Workloads;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -168,6 +170,28 @@ final class ClusterView implements WorkloadCatalog {
         LabelSelector selector = selector(w);
         return (int) pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() != null && selector != null
                 && Workloads.matches(selector, p.getMetadata().getLabels())).count();
+    }
+
+    /** The quickest creation-to-Ready of the workload's labelled running pods, in seconds; null if none is Ready. */
+    @Override
+    public Integer observedReadySeconds(Workload w) {
+        LabelSelector selector = selector(w);
+        Long quickest = null;
+        for (Pod p : pods) {
+            if (p.getMetadata().getDeletionTimestamp() != null || selector == null
+                    || !Workloads.matches(selector, p.getMetadata().getLabels()) || p.getStatus() == null
+                    || p.getStatus().getConditions() == null || p.getMetadata().getCreationTimestamp() == null) {
+                continue;
+            }
+            for (var c : p.getStatus().getConditions()) {
+                if ("Ready".equals(c.getType()) && "True".equals(c.getStatus()) && c.getLastTransitionTime() != null) {
+                    long s = Duration.between(Instant.parse(p.getMetadata().getCreationTimestamp()),
+                            Instant.parse(c.getLastTransitionTime())).toSeconds();
+                    quickest = quickest == null ? s : Math.min(quickest, s);
+                }
+            }
+        }
+        return quickest == null ? null : (int) Math.max(0, Math.min(Integer.MAX_VALUE, quickest));
     }
 
     private LabelSelector selector(Workload w) {

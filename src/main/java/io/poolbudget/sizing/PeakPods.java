@@ -18,7 +18,7 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
         // Pods that exist now hold connections now, whatever the plan says.
         long planned = Math.max(chosen(t, basis), t.replicas());
         long terminating = t.terminatingPods() != null ? Math.min(t.terminatingPods(), planned)
-                : Math.max(t.rollout().defaultTerminating(planned), seen(t, planned));
+                : Math.max(Math.max(t.rollout().defaultTerminating(planned), seen(t, planned)), spanned(t, planned));
         return new PeakPods(t, basis, planned, t.rollout().surge(planned), terminating);
     }
 
@@ -36,9 +36,13 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
         long step = target.rollout().defaultTerminating(basisReplicas);
         String terminatingWhy = target.terminatingPods() != null ? "terminatingPods " + target.terminatingPods()
                 + (target.terminatingPods() > basisReplicas ? " (at most the " + basisReplicas + " old pods)" : "")
-                : terminating > step ? target.seenTerminating() + " of its pods were seen terminating at once, more than "
-                + "one rollout step (" + step + "): their shutdown outlasts a step"
-                + (target.seenTerminating() > basisReplicas ? " (at most the " + basisReplicas + " old pods)" : "")
+                : terminating > step && terminating == seen(target, basisReplicas) ? target.seenTerminating()
+                + " of its pods were seen terminating at once, more than one rollout step (" + step + "): their "
+                + "shutdown outlasts a step" + (target.seenTerminating() > basisReplicas ? " (at most the "
+                + basisReplicas + " old pods)" : "")
+                : terminating > step ? "old pods of " + target.shutdownSteps() + " rollout steps of " + step
+                + " may terminate at once: its preStop outlasts a step (a new pod's time to Ready)"
+                + (terminating == basisReplicas ? " (at most the " + basisReplicas + " old pods)" : "")
                 : "one rollout step of old pods still terminating";
         return "peak pods " + total() + " = " + basisReplicas + " (" + why + ") + " + surge + " surge + " + terminating
                 + " terminating (" + terminatingWhy + "); " + target.rollout().describe(basisReplicas);
@@ -50,6 +54,14 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
      */
     private static long seen(TargetInput t, long planned) {
         return t.seenTerminating() == null ? 0 : Math.min(t.seenTerminating(), planned);
+    }
+
+    /** Old pods of as many steps as one pod's shutdown spans (preStop against time to Ready), up to the old pods. */
+    private static long spanned(TargetInput t, long planned) {
+        if (t.shutdownSteps() == null || t.shutdownSteps() <= 1) {
+            return 0;
+        }
+        return Math.min(Limits.saturatedMultiply(t.rollout().defaultTerminating(planned), t.shutdownSteps()), planned);
     }
 
     /** The replica count the basis names, before the pods running now are taken into account. */

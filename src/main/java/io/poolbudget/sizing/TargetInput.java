@@ -5,12 +5,14 @@ package io.poolbudget.sizing;
  * and breaks ties. Nullable fields mean "not given": {@code hpaMaxReplicas} (no HPA),
  * {@code maxPoolSize} (no upper bound), {@code basis} (HPA_MAX with an HPA, else CURRENT),
  * {@code fixedReplicas} (only with FIXED), {@code terminatingPods} (the rollout's default allowance),
- * {@code seenTerminating} (the most of its pods seen terminating at once, by whoever watches them).
+ * {@code seenTerminating} (the most of its pods seen terminating at once, by whoever watches them),
+ * {@code shutdownSteps} (how many rollout steps one old pod's shutdown may span, from its preStop
+ * against the time a new pod takes to turn Ready; 1).
  * {@code field} is the PoolPolicy path errors name, for example "targets[1]".
  */
 public record TargetInput(String id, String field, int replicas, Integer hpaMaxReplicas, Rollout rollout, int weight,
                           int minPoolSize, Integer maxPoolSize, int poolsPerPod, Basis basis, Integer fixedReplicas,
-                          Integer terminatingPods, Integer seenTerminating) {
+                          Integer terminatingPods, Integer seenTerminating, Integer shutdownSteps) {
 
     public TargetInput {
         if (id == null || id.isBlank()) {
@@ -50,9 +52,20 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         if (seenTerminating != null) {
             Check.atLeast(field + " pods seen terminating", seenTerminating, 0);
         }
+        if (shutdownSteps != null) {
+            Check.atLeast(field + " shutdown steps", shutdownSteps, 1);
+        }
     }
 
     public static Builder builder(String id) { return new Builder(id); }
+
+    /** A builder holding this target's values, to change some of them. */
+    public Builder toBuilder() {
+        return builder(id).field(field).replicas(replicas).hpaMaxReplicas(hpaMaxReplicas).rollout(rollout).weight(weight)
+                .minPoolSize(minPoolSize).maxPoolSize(maxPoolSize).poolsPerPod(poolsPerPod).basis(basis)
+                .fixedReplicas(fixedReplicas).terminatingPods(terminatingPods).seenTerminating(seenTerminating)
+                .shutdownSteps(shutdownSteps);
+    }
 
     /** Builds a target with the PoolPolicy defaults: weight 1, minPoolSize 1, one pool per pod, RollingUpdate 25%/25%. */
     public static final class Builder {
@@ -69,6 +82,7 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         private Integer fixedReplicas;
         private Integer terminatingPods;
         private Integer seenTerminating;
+        private Integer shutdownSteps;
 
         private Builder(String id) { this.id = id; }
 
@@ -84,10 +98,11 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         public Builder fixedReplicas(Integer v) { fixedReplicas = v; return this; }
         public Builder terminatingPods(Integer v) { terminatingPods = v; return this; }
         public Builder seenTerminating(Integer v) { seenTerminating = v; return this; }
+        public Builder shutdownSteps(Integer v) { shutdownSteps = v; return this; }
 
         public TargetInput build() {
             return new TargetInput(id, field, replicas, hpaMaxReplicas, rollout, weight, minPoolSize, maxPoolSize,
-                    poolsPerPod, basis, fixedReplicas, terminatingPods, seenTerminating);
+                    poolsPerPod, basis, fixedReplicas, terminatingPods, seenTerminating, shutdownSteps);
         }
     }
 }

@@ -81,6 +81,29 @@ class PeakPodsTest {
     }
 
     @Test
+    void aShutdownSpanningStepsPlansForTheirOldPodsBeforeTheyAreSeen() {
+        // 10 replicas, surge 2, maxUnavailable 0: a step is 2 old pods
+        var rollout = new Rollout.RollingUpdate(IntOrPercent.of(2), IntOrPercent.of(0));
+        var one = PeakPods.of(TargetInput.builder("d").replicas(10).rollout(rollout).shutdownSteps(1).build());
+        assertThat(one.terminating()).isEqualTo(2);
+        var three = PeakPods.of(TargetInput.builder("d").replicas(10).rollout(rollout).shutdownSteps(3).build());
+        assertThat(three.terminating()).isEqualTo(6);
+        assertThat(three.explanation()).contains("6 terminating (old pods of 3 rollout steps of 2 may terminate at once: "
+                + "its preStop outlasts a step");
+        var many = PeakPods.of(TargetInput.builder("d").replicas(10).rollout(rollout).shutdownSteps(50).build());
+        assertThat(many.terminating()).as("at most the old pods there are").isEqualTo(10);
+        var seenMore = PeakPods.of(TargetInput.builder("d").replicas(10).rollout(rollout).shutdownSteps(2)
+                .seenTerminating(7).build());
+        assertThat(seenMore.terminating()).as("what was seen, when more").isEqualTo(7);
+        assertThat(seenMore.explanation()).contains("7 of its pods were seen terminating at once");
+        var declared = PeakPods.of(TargetInput.builder("d").replicas(10).rollout(rollout).shutdownSteps(3)
+                .terminatingPods(1).build());
+        assertThat(declared.terminating()).as("terminatingPods wins").isEqualTo(1);
+        var ordered = PeakPods.of(TargetInput.builder("s").replicas(3).rollout(new Rollout.Ordered()).shutdownSteps(4).build());
+        assertThat(ordered.terminating()).as("a StatefulSet never overlaps old and new pods").isZero();
+    }
+
+    @Test
     void recreateAndStatefulSetsAddNoPods() {
         assertThat(PeakPods.of(TargetInput.builder("d").replicas(4).rollout(new Rollout.Recreate()).build()).total())
                 .isEqualTo(4);

@@ -55,13 +55,26 @@ class PoolSizerPropertiesTest {
                                                     @ForAll @IntRange(min = 1, max = 3000) int budget,
                                                     @ForAll @IntRange(min = 0, max = 100) int which,
                                                     @ForAll @IntRange(min = 1, max = 50) int seen) {
+        assertMorePeakPodsNeverRaiseItsSize(targets, budget, which, b -> b.seenTerminating(seen));
+    }
+
+    @Property(tries = 500)
+    void aLongerShutdownNeverRaisesASize(@ForAll("targets") List<TargetInput> targets,
+                                         @ForAll @IntRange(min = 1, max = 3000) int budget,
+                                         @ForAll @IntRange(min = 0, max = 100) int which,
+                                         @ForAll @IntRange(min = 2, max = 20) int steps) {
+        assertMorePeakPodsNeverRaiseItsSize(targets, budget, which, b -> b.shutdownSteps(steps));
+    }
+
+    /** One target changed so that it may have more old pods at once: never fewer peak pods, never a larger size. */
+    private static void assertMorePeakPodsNeverRaiseItsSize(List<TargetInput> targets, int budget, int which,
+                                                            java.util.function.UnaryOperator<TargetInput.Builder> change) {
         int k = which % targets.size();
-        var watched = new ArrayList<>(targets);
+        var changed = new ArrayList<>(targets);
         TargetInput t = targets.get(k);
-        watched.set(k, new TargetInput(t.id(), t.field(), t.replicas(), t.hpaMaxReplicas(), t.rollout(), t.weight(),
-                t.minPoolSize(), t.maxPoolSize(), t.poolsPerPod(), t.basis(), t.fixedReplicas(), t.terminatingPods(), seen));
+        changed.set(k, change.apply(t.toBuilder()).build());
         var before = PoolSizer.allocate(db(budget), targets);
-        var after = PoolSizer.allocate(db(budget), watched);
+        var after = PoolSizer.allocate(db(budget), changed);
         assertThat(after.target(t.id()).peak().total()).isGreaterThanOrEqualTo(before.target(t.id()).peak().total());
         assertThat(after.target(t.id()).poolSize()).isLessThanOrEqualTo(before.target(t.id()).poolSize());
     }
@@ -74,9 +87,7 @@ class PoolSizerPropertiesTest {
         int k = which % targets.size();
         var grown = new ArrayList<>(targets);
         TargetInput t = targets.get(k);
-        grown.set(k, new TargetInput(t.id(), t.field(), t.replicas() + more, t.hpaMaxReplicas(), t.rollout(), t.weight(),
-                t.minPoolSize(), t.maxPoolSize(), t.poolsPerPod(), t.basis(), t.fixedReplicas(), t.terminatingPods(),
-                t.seenTerminating()));
+        grown.set(k, t.toBuilder().replicas(t.replicas() + more).build());
         var before = sizes(PoolSizer.allocate(db(budget), targets));
         var after = sizes(PoolSizer.allocate(db(budget), grown));
         before.forEach((id, size) -> assertThat(after.get(id)).as(id).isLessThanOrEqualTo(size));
