@@ -29,12 +29,17 @@ final class ManifestCatalog implements WorkloadCatalog {
         record Scoped(String namespace, Workloads.Scaler scaler) {}
         List<Scoped> scalers = new ArrayList<>();
         for (var doc : documents) {
-            Workloads.Scaler scaler = switch (doc.kind()) {
-                case "HorizontalPodAutoscaler" -> Workloads.scaler(Manifests.bind(doc, HorizontalPodAutoscaler.class,
-                        Manifests.LENIENT));
-                case "ScaledObject" -> kedaScaler(doc);
-                default -> null;
-            };
+            Workloads.Scaler scaler;
+            try {
+                scaler = switch (doc.kind()) {
+                    case "HorizontalPodAutoscaler" -> Workloads.scaler(Manifests.bind(doc, HorizontalPodAutoscaler.class,
+                            Manifests.LENIENT));
+                    case "ScaledObject" -> kedaScaler(doc);
+                    default -> null;
+                };
+            } catch (IllegalArgumentException e) {
+                throw new Manifests.BadInput(doc.where() + ": " + e.getMessage());
+            }
             if (scaler != null) {
                 scalers.add(new Scoped(namespace(doc), scaler));
             }

@@ -5,12 +5,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Reader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,8 +15,8 @@ import java.util.List;
 /** Reads Kubernetes manifests: multi-document YAML or JSON, files or stdin, kind: List expanded. */
 final class Manifests {
     /** Strict for our own API (a misspelt field is an error); Kubernetes' own kinds keep unknown fields. */
-    static final ObjectMapper STRICT = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    static final ObjectMapper LENIENT = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    static final ObjectMapper STRICT = strictTypes(new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
+    static final ObjectMapper LENIENT = strictTypes(new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
 
     /** One manifest and where it came from, for error messages. */
     record Document(String source, int index, JsonNode node) {
@@ -41,41 +37,56 @@ final class Manifests {
 
     private Manifests() {}
 
+    /** As the API server's schema: a number is not a string and an integer has no fraction. */
+    private static ObjectMapper strictTypes(ObjectMapper mapper) {
+        mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        for (var type : List.of(com.fasterxml.jackson.databind.type.LogicalType.Integer,
+                com.fasterxml.jackson.databind.type.LogicalType.Float,
+                com.fasterxml.jackson.databind.type.LogicalType.Boolean)) {
+            mapper.coercionConfigFor(type).setCoercion(com.fasterxml.jackson.databind.cfg.CoercionInputShape.String,
+                    com.fasterxml.jackson.databind.cfg.CoercionAction.Fail);
+        }
+        return mapper;
+    }
+
     static List<Document> read(String source, InputStream stdin) throws BadInput {
-        try (Reader reader = "-".equals(source) ? new InputStreamReader(stdin, StandardCharsets.UTF_8)
-                : Files.newBufferedReader(Path.of(source), StandardCharsets.UTF_8)) {
-            String name = "-".equals(source) ? "<stdin>" : source;
-            List<Document> documents = new ArrayList<>();
-            // Duplicate keys are an error: they usually mean two files were joined without a "---".
-            var parser = new YAMLFactory().enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-                    .createParser(reader);
-            int index = 0;
-            for (var it = LENIENT.readValues(parser, JsonNode.class); it.hasNextValue(); ) {
-                JsonNode node = it.nextValue();
-                index++;
-                if (node == null || node.isNull() || node.isMissingNode() || node.isEmpty()) {
-                    continue;
-                }
-                if (!node.isObject()) {
-                    throw new BadInput(name + ", document " + index + ": is not a Kubernetes object (a mapping with kind)");
-                }
-                if ("List".equals(node.path("kind").asText()) || node.path("kind").asText().endsWith("List")) {
-                    for (JsonNode item : node.path("items")) {
-                        documents.add(new Document(name, index, item));
-                    }
-                } else {
-                    documents.add(new Document(name, index, node));
-                }
-            }
-            return documents;
+        String name = "-".equals(source) ? "<stdin>" : source;
+        String text;
+        try (InputStream in = "-".equals(source) ? stdin : Files.newInputStream(Path.of(source))) {
+            text = YamlText.read(in, name);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new BadInput(source + ": no such file");
-        } catch (JsonProcessingException e) {
-            throw new BadInput(("-".equals(source) ? "<stdin>" : source) + ": not valid YAML: " + e.getOriginalMessage()
-                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"));
         } catch (IOException e) {
             throw new BadInput(source + ": cannot read: " + e.getMessage());
         }
+        List<Document> documents = new ArrayList<>();
+        int index = 0;
+        for (Object yaml : YamlText.documents(text, name)) {
+            index++;
+            JsonNode node = LENIENT.valueToTree(yaml);
+            if (node == null || node.isNull() || node.isMissingNode() || node.isEmpty()) {
+                continue;
+            }
+            if (!node.isObject()) {
+                throw new BadInput(name + ", document " + index + ": is not a Kubernetes object (a mapping with kind)");
+            }
+            if ("List".equals(node.path("kind").asText()) || node.path("kind").asText().endsWith("List")) {
+                for (JsonNode item : node.path("items")) {
+                    documents.add(named(new Document(name, index, item)));
+                }
+            } else {
+                documents.add(named(new Document(name, index, node)));
+            }
+        }
+        return documents;
+    }
+
+    /** kubectl refuses an object without a name; so does plan, naming the document. */
+    private static Document named(Document doc) throws BadInput {
+        if (!doc.kind().isEmpty() && doc.name().isEmpty()) {
+            throw new BadInput(doc.where() + ": metadata.name is required (kubectl would refuse the object); give it one");
+        }
+        return doc;
     }
 
     /** Binds a document to a class, turning Jackson's errors into "field: problem". */

@@ -52,11 +52,17 @@ public final class PolicyPlanner {
         if (policy.getSpec() == null) {
             throw new InvalidPolicyException("spec", "is required: give spec.database and spec.targets");
         }
+        if (!Boolean.TRUE.equals(policy.getSpec().getDryRun()) && policy.getSpec().getInjection() == null) {
+            // the CRD's CEL rule, for the plan command (the API server applies it in a cluster)
+            throw new InvalidPolicyException("spec.injection", "is required unless spec.dryRun is true: name a preset "
+                    + "or the env variables");
+        }
         DatabaseInput database = database(policy.getSpec().getDatabase());
         Resolution resolution = resolve(policy, catalog);
         List<TargetInput> inputs = new ArrayList<>(resolution.targets().size());
         Map<String, Long> seenBefore = seenBefore(policy);
         try {
+            checkFields(policy.getSpec().getTargets());
             for (ResolvedTarget r : resolution.targets()) {
                 Workload w = r.workload();
                 long seen = Math.max(catalog.terminatingNow(w), seenBefore.getOrDefault(w.id(), 0L));
@@ -150,22 +156,32 @@ public final class PolicyPlanner {
         return seen;
     }
 
+    /** Every target's own fields, checked as sizing checks them, whether or not its selector matches anything. */
+    private static void checkFields(List<TargetSpec> targets) {
+        for (int i = 0; targets != null && i < targets.size(); i++) {
+            String field = "spec.targets[" + i + "]";
+            fields(TargetInput.builder(field), targets.get(i), field).build();
+        }
+    }
+
     private static TargetInput input(ResolvedTarget r, Integer seenTerminating, int shutdownSteps) {
-        TargetSpec t = r.spec();
         Workload w = r.workload();
-        String field = "spec.targets[" + r.index() + "]";
-        return TargetInput.builder(w.id()).field(field)
+        return fields(TargetInput.builder(w.id()), r.spec(), "spec.targets[" + r.index() + "]")
                 .replicas(w.replicas()).hpaMaxReplicas(w.hpaMaxReplicas()).rollout(w.rollout())
+                .seenTerminating(seenTerminating)
+                .shutdownSteps(shutdownSteps)
+                .build();
+    }
+
+    private static TargetInput.Builder fields(TargetInput.Builder builder, TargetSpec t, String field) {
+        return builder.field(field)
                 .weight(orDefault(t.getWeight(), 1)).minPoolSize(orDefault(t.getMinPoolSize(), 1))
                 .maxPoolSize(t.getMaxPoolSize())
                 .poolsPerPod(Limits.bounded(field + ".poolsPerPod", t.getPoolsPerPod() == null ? 1 : t.getPoolsPerPod(),
                         1, Limits.POOLS_PER_POD))
                 .basis(basis(t.getBasis()))
                 .fixedReplicas(Limits.bounded(field + ".fixedReplicas", t.getFixedReplicas(), 0, Limits.REPLICAS))
-                .terminatingPods(Limits.bounded(field + ".terminatingPods", t.getTerminatingPods(), 0, Limits.REPLICAS))
-                .seenTerminating(seenTerminating)
-                .shutdownSteps(shutdownSteps)
-                .build();
+                .terminatingPods(Limits.bounded(field + ".terminatingPods", t.getTerminatingPods(), 0, Limits.REPLICAS));
     }
 
     private static Basis basis(ReplicaBasis basis) {

@@ -54,6 +54,11 @@ public final class Workloads {
         if (ref == null || ref.getName() == null || hpa.getSpec().getMaxReplicas() == null) {
             return null;
         }
+        Integer min = hpa.getSpec().getMinReplicas();
+        if (min != null && min > hpa.getSpec().getMaxReplicas()) {
+            throw new IllegalArgumentException("spec.minReplicas (" + min + ") must not exceed spec.maxReplicas ("
+                    + hpa.getSpec().getMaxReplicas() + ")");
+        }
         WorkloadKind kind = kind(ref.getKind());
         return kind == null ? null : new Scaler("HorizontalPodAutoscaler/" + hpa.getMetadata().getName(), kind,
                 ref.getName(), hpa.getSpec().getMaxReplicas());
@@ -73,8 +78,18 @@ public final class Workloads {
         if (rolling == null) {
             return Rollout.RollingUpdate.DEFAULT;
         }
-        return new Rollout.RollingUpdate(amount(rolling.getMaxSurge(), "maxSurge"),
-                amount(rolling.getMaxUnavailable(), "maxUnavailable"));
+        IntOrPercent surge = amount(rolling.getMaxSurge(), "maxSurge");
+        IntOrPercent unavailable = amount(rolling.getMaxUnavailable(), "maxUnavailable");
+        // The API server's own rules, so that plan refuses what kubectl apply would.
+        if (unavailable.percent() && unavailable.value() > 100) {
+            throw new IllegalArgumentException("spec.strategy.rollingUpdate.maxUnavailable: must not be above 100%, got "
+                    + unavailable.value() + "%");
+        }
+        if (surge.value() == 0 && unavailable.value() == 0) {
+            throw new IllegalArgumentException("spec.strategy.rollingUpdate: maxSurge and maxUnavailable must not both "
+                    + "be 0 (the Deployment could never replace a pod); set one of them above 0");
+        }
+        return new Rollout.RollingUpdate(surge, unavailable);
     }
 
     private static IntOrPercent amount(IntOrString value, String field) {

@@ -59,7 +59,7 @@ class PlanCommandTest {
 
     private static String policy(String database, String targets) {
         return "apiVersion: poolbudget.io/v1alpha1\nkind: PoolPolicy\nmetadata: {name: db}\nspec:\n  database: "
-                + database + "\n  targets:\n" + targets;
+                + database + "\n  injection: {preset: hikari-env}\n  targets:\n" + targets;
     }
 
     @Test
@@ -147,6 +147,8 @@ class PlanCommandTest {
             unknown basis          | {cores: 2}                                | - {name: api, basis: Always}           | spec.targets[0].basis has the wrong type
             unknown workload       | {cores: 2}                                | - {name: nope}                         | spec.targets[0].name names Deployment/nope, which is not in the input: add its manifest with -f
             named twice            | {cores: 2}                                | - {name: api}\\n    - {name: api}       | spec.targets[1] names Deployment/api a second time
+            weight 0, no match     | {cores: 2}                                | - {selector: {matchLabels: {tier: none}}, weight: 0} | spec.targets[0].weight must be at least 1
+            min above max, no match | {cores: 2}                               | - {selector: {matchLabels: {tier: none}}, minPoolSize: 5, maxPoolSize: 2} | spec.targets[0].minPoolSize must not exceed maxPoolSize
             bad selector operator  | {cores: 2}                                | - {selector: {matchExpressions: [{key: a, operator: Near}]}} | spec.targets[0].selector operator 'Near' is not one of In, NotIn, Exists, DoesNotExist
             """)
     void badPoliciesExitTwoNamingFileDocumentAndField(String name, String database, String targets, String message)
@@ -169,5 +171,101 @@ class PlanCommandTest {
         assertThat(plan("", "-o", "yaml").err()).contains("-o must be table or json");
         assertThat(plan("", "--frobnicate").exit()).isEqualTo(PlanCommand.BAD_INPUT);
         assertThat(plan("", "--help").out()).contains("Usage: plan");
+    }
+
+    @Test
+    void yamlAnchorsAndAliasesAreExpandedAsKubectlDoes() {
+        String workloads = """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: &name web, labels: {app: *name}}
+                spec: {replicas: 2}
+                """;
+        String policy = """
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: db, labels: &labels {app: web}}
+                spec:
+                  database: {cores: 8}
+                  injection: {preset: hikari-env}
+                  targets: [{selector: {matchLabels: *labels}}]
+                """;
+        Run run = plan(workloads + "---\n" + policy);
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exit()).isZero();
+        assertThat(run.out()).contains("Deployment/web");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            cores as a string       | {cores: "16"}                    | spec.database.cores has the wrong type
+            cores with a fraction   | {cores: 2.5}                     | spec.database.cores has the wrong type
+            """)
+    void numbersAreNumbersAndIntegersWhole(String name, String database, String message) {
+        Run run = plan(WORKLOADS + "---\n" + policy(database, "    - {name: api}\n"));
+        assertThat(run.exit()).isEqualTo(PlanCommand.BAD_INPUT);
+        assertThat(run.err()).contains(message);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            no metadata        | {apiVersion: apps/v1, kind: Deployment, spec: {replicas: 1}}                    | document 2 (Deployment): metadata.name is required
+            no name            | {apiVersion: apps/v1, kind: Deployment, metadata: {labels: {a: b}}}               | metadata.name is required
+            HPA min above max  | {apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, metadata: {name: h}, spec: {minReplicas: 5, maxReplicas: 2, scaleTargetRef: {kind: Deployment, name: api}}} | spec.minReplicas (5) must not exceed spec.maxReplicas (2)
+            surge and unavailable 0 | {apiVersion: apps/v1, kind: Deployment, metadata: {name: z}, spec: {strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: "0%"}}}} | maxSurge and maxUnavailable must not both be 0
+            unavailable 150%   | {apiVersion: apps/v1, kind: Deployment, metadata: {name: z}, spec: {strategy: {rollingUpdate: {maxUnavailable: "150%"}}}} | maxUnavailable: must not be above 100%, got 150%
+            """)
+    void objectsKubectlWouldRefuseAreRefused(String name, String object, String message) {
+        Run run = plan(policy("{cores: 2}", "    - {name: api}\n") + "---\n" + object + "\n---\n" + WORKLOADS);
+        assertThat(run.exit()).as(run.out()).isEqualTo(PlanCommand.BAD_INPUT);
+        assertThat(run.err()).startsWith("plan: ").contains(message).doesNotContain("Exception");
+    }
+
+    @Test
+    void aPolicyWithNeitherInjectionNorDryRunIsRefusedAsTheApiServerRefusesIt() {
+        String policy = policy("{cores: 2}", "    - {name: api}\n").replace("  injection: {preset: hikari-env}\n", "");
+        Run run = plan(WORKLOADS + "---\n" + policy);
+        assertThat(run.exit()).isEqualTo(PlanCommand.BAD_INPUT);
+        assertThat(run.err()).contains("spec.injection is required unless spec.dryRun is true");
+        Run dry = plan(WORKLOADS + "---\n" + policy.replace("spec:\n", "spec:\n  dryRun: true\n"));
+        assertThat(dry.exit()).as(dry.err()).isNotEqualTo(PlanCommand.BAD_INPUT);
+    }
+
+    @Test
+    void aHugeReplicaCountIsOversubscribedNotACrash() {
+        String huge = WORKLOADS.replace("replicas: 4", "replicas: 2147483647");
+        Run run = plan(huge + "---\n" + policy("{cores: 2}", "    - {name: api}\n"));
+        assertThat(run.exit()).as(run.err()).isEqualTo(PlanCommand.OVERSUBSCRIBED);
+        assertThat(run.err()).doesNotContain("Exception");
+    }
+
+    @Test
+    void nonUtf8InputIsRefusedAlikeFromAFileAndStdinNamingTheLine() throws IOException {
+        byte[] latin1 = (WORKLOADS + "# caf\u00e9\n").getBytes(StandardCharsets.ISO_8859_1);
+        int line = WORKLOADS.split("\n", -1).length;
+        Path f = Files.write(dir.resolve("latin1.yaml"), latin1);
+        assertThat(plan("", "-f", f.toString()).err()).contains("latin1.yaml: line " + line + ": is not UTF-8");
+        var err = new ByteArrayOutputStream();
+        int exit = PlanCommand.run(new String[] {"-f", "-"}, new ByteArrayInputStream(latin1),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(exit).isEqualTo(PlanCommand.BAD_INPUT);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("<stdin>: line " + line + ": is not UTF-8");
+    }
+
+    @Test
+    void aLineLongerThanAnyKubernetesValueIsRefusedBeforeParsing() {
+        String longLine = WORKLOADS + "a: " + "x".repeat(YamlText.MAX_LINE) + "\n";
+        Run run = plan(longLine);
+        assertThat(run.exit()).isEqualTo(PlanCommand.BAD_INPUT);
+        assertThat(run.err()).contains("<stdin>: line " + (WORKLOADS.split("\n", -1).length) + ": is 1024 KiB long");
+    }
+
+    @Test
+    void oversizedInputIsRefusedBeforeParsing() {
+        String huge = "a: \"" + "x".repeat(YamlText.MAX_BYTES) + "\"\n";
+        Run run = plan(huge);
+        assertThat(run.exit()).isEqualTo(PlanCommand.BAD_INPUT);
+        assertThat(run.err()).contains("<stdin>: is larger than 16 MiB");
     }
 }
