@@ -12,8 +12,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * Leader election through a Lease, so that several replicas can run and only one reconciles. On
  * in a cluster (the chart sets POOLBUDGET_LEADER_ELECTION=true and the pod's namespace and name);
  * off for a jar run from a laptop. A standby takes over within the lease duration plus one retry
- * (10 s + 2 s) of the leader's last renewal; a leader that cannot renew stops reconciling, and
- * the JVM exits so the kubelet restarts it as a standby.
+ * (8 s + at most 2.2 s with the elector's jitter) of the leader's last renewal, inside the 15 s
+ * goal with room to spare (10 s + 2 s measured up to 12.2 s); a leader that cannot renew stops
+ * reconciling, and the JVM exits so the kubelet restarts it as a standby.
  */
 public class LeaderElection {
 
@@ -29,9 +30,9 @@ public class LeaderElection {
             return null;
         }
         var builder = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(LEASE_NAME)
-                .withLeaseDuration(Duration.ofSeconds(10))
-                .withRenewDeadline(Duration.ofSeconds(7))
-                .withRetryPeriod(Duration.ofSeconds(2))
+                .withLeaseDuration(Duration.ofSeconds(8))
+                .withRenewDeadline(Duration.ofSeconds(6))
+                .withRetryPeriod(Duration.ofSeconds(1))
                 .withExitOnStopLeading(true);
         namespace.filter(s -> !s.isBlank()).ifPresent(builder::withLeaseNamespace);
         identity.filter(s -> !s.isBlank()).ifPresent(builder::withIdentity);
