@@ -14,7 +14,9 @@ import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -31,10 +33,17 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-@ControllerConfiguration(name = PoolPolicyReconciler.NAME)
+/**
+ * Every policy is looked at again at least every 5 minutes even when nothing changed: it heals a
+ * missed event, and {@code poolbudget_reconciles_total} keeps growing on a healthy leader, which the
+ * chart's PoolBudgetOperatorNotReconciling alert relies on. An unchanged pass writes nothing.
+ */
+@ControllerConfiguration(name = PoolPolicyReconciler.NAME,
+        maxReconciliationInterval = @MaxReconciliationInterval(interval = 5, timeUnit = TimeUnit.MINUTES))
 public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<PoolPolicy> {
     public static final String NAME = "poolpolicy";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,25 +60,35 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         this.writer = WorkloadWriter.serverSideApply(client);
         this.events = new PolicyEvents(client);
         this.window = window;
-        this.metrics = new PolicyMetrics(registry);
+        this.metrics = new PolicyMetrics(registry, clock);
     }
 
     @Override
     public UpdateControl<PoolPolicy> reconcile(PoolPolicy policy, Context<PoolPolicy> context) {
         var neighbours = context.getPrimaryCache().list(policy.getMetadata().getNamespace()).toList();
-        var result = PolicyPass.run(policy, ClusterView.of(context), neighbours, writer, clock.instant(), window);
+        var meta = policy.getMetadata();
+        var counted = writer.counted(outcome -> metrics.wrote(meta.getNamespace(), meta.getName(), outcome));
+        var result = PolicyPass.run(policy, ClusterView.of(context), neighbours, counted, clock.instant(), window);
         PoolPolicyStatus desired = statusAggregator.status(policy, result);
         events.record(policy, result, desired);
-        var meta = policy.getMetadata();
-        if (desired.getBudget() != null) {
-            metrics.record(meta.getNamespace(), meta.getName(), policy.getSpec().getDatabase().getName(),
-                    desired.getBudget().getConnections(), desired.getAllocated(), desired.getLiveConnections());
-        } else {
-            metrics.remove(meta.getNamespace(), meta.getName());
-        }
+        metrics.record(meta.getNamespace(), meta.getName(), databaseName(policy), desired);
+        metrics.reconciled();
         UpdateControl<PoolPolicy> control = JSON.valueToTree(desired).equals(JSON.valueToTree(policy.getStatus()))
                 ? UpdateControl.noUpdate() : UpdateControl.patchStatus(statusOnly(policy, desired));
         return result.requeue() == null ? control : control.rescheduleAfter(Math.max(1000, result.requeue().toMillis()));
+    }
+
+    /** Counts the failed pass; JOSDK retries it with back-off and logs the exception. */
+    @Override
+    public ErrorStatusUpdateControl<PoolPolicy> updateErrorStatus(PoolPolicy policy, Context<PoolPolicy> context,
+                                                                  Exception e) {
+        metrics.reconcileFailed();
+        return ErrorStatusUpdateControl.defaultErrorProcessing();
+    }
+
+    private static String databaseName(PoolPolicy policy) {
+        return policy.getSpec() == null || policy.getSpec().getDatabase() == null ? null
+                : policy.getSpec().getDatabase().getName();
     }
 
     /** deletionPolicy Remove takes back every value the operator set; Retain leaves them. */

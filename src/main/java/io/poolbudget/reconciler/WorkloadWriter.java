@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.poolbudget.metrics.PolicyMetrics;
 
 /** The operator's only writes to workloads: server-side apply under its own field manager. */
 interface WorkloadWriter {
@@ -14,6 +15,38 @@ interface WorkloadWriter {
     String apply(ConfigMap configMap);
 
     void deleteConfigMap(String namespace, String name);
+
+    /**
+     * This writer, counting each write's outcome for one policy: applied, conflict (a problem it
+     * reports) or error (an exception, which still propagates).
+     */
+    default WorkloadWriter counted(java.util.function.Consumer<PolicyMetrics.WriteOutcome> count) {
+        WorkloadWriter inner = this;
+        return new WorkloadWriter() {
+            @Override
+            public String apply(HasMetadata partial) {
+                String problem;
+                try {
+                    problem = inner.apply(partial);
+                } catch (RuntimeException e) {
+                    count.accept(PolicyMetrics.WriteOutcome.error);
+                    throw e;
+                }
+                count.accept(problem == null ? PolicyMetrics.WriteOutcome.applied : PolicyMetrics.WriteOutcome.conflict);
+                return problem;
+            }
+
+            @Override
+            public String apply(ConfigMap configMap) {
+                return apply((HasMetadata) configMap);
+            }
+
+            @Override
+            public void deleteConfigMap(String namespace, String name) {
+                inner.deleteConfigMap(namespace, name);
+            }
+        };
+    }
 
     /** The writer the operator uses. */
     static WorkloadWriter serverSideApply(KubernetesClient client) {
