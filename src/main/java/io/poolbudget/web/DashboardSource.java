@@ -1,0 +1,79 @@
+package io.poolbudget.web;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The dashboard's own read-only caches: PoolPolicies and the Events about them, in the namespaces
+ * the operator watches. They run on every replica, so a standby (which reconciles nothing) serves the
+ * same page as the leader; the dashboard never calls the API server per request.
+ */
+@ApplicationScoped
+public class DashboardSource {
+    static final String ALL_NAMESPACES = "JOSDK_ALL_NAMESPACES";
+
+    private final KubernetesClient client;
+    private final boolean enabled;
+    private final List<String> namespaces;
+    private final List<SharedIndexInformer<PoolPolicy>> policies = new ArrayList<>();
+    private final List<SharedIndexInformer<Event>> events = new ArrayList<>();
+
+    DashboardSource(KubernetesClient client,
+                    @ConfigProperty(name = "poolbudget.dashboard.enabled", defaultValue = "true") boolean enabled,
+                    @ConfigProperty(name = "quarkus.operator-sdk.controllers.poolpolicy.namespaces",
+                            defaultValue = ALL_NAMESPACES) String namespaces) {
+        this.client = client;
+        this.enabled = enabled;
+        this.namespaces = Arrays.stream(namespaces.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    void start(@Observes StartupEvent start) {
+        if (!enabled) {
+            return;
+        }
+        boolean all = namespaces.isEmpty() || namespaces.contains(ALL_NAMESPACES);
+        for (String ns : all ? List.of(ALL_NAMESPACES) : namespaces) {
+            var policyOp = all ? client.resources(PoolPolicy.class).inAnyNamespace()
+                    : client.resources(PoolPolicy.class).inNamespace(ns);
+            policies.add(policyOp.runnableInformer(0));
+            var eventOp = (all ? client.v1().events().inAnyNamespace() : client.v1().events().inNamespace(ns))
+                    .withField("involvedObject.kind", "PoolPolicy");
+            events.add(eventOp.runnableInformer(0));
+        }
+        // start without waiting: the page says "loading" until the first list arrives
+        policies.forEach(SharedIndexInformer::start);
+        events.forEach(SharedIndexInformer::start);
+    }
+
+    void stop(@Observes ShutdownEvent stop) {
+        policies.forEach(SharedIndexInformer::stop);
+        events.forEach(SharedIndexInformer::stop);
+    }
+
+    /** True once every cache has had its first list. */
+    public boolean synced() {
+        return policies.stream().allMatch(SharedIndexInformer::hasSynced) && events.stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    public List<PoolPolicy> policies() {
+        return policies.stream().flatMap(i -> i.getStore().list().stream()).toList();
+    }
+
+    public List<Event> events() {
+        return events.stream().flatMap(i -> i.getStore().list().stream()).toList();
+    }
+}

@@ -1,0 +1,180 @@
+// PoolBudget dashboard: polls api/policies every 2 s and draws what it returns. Read-only; every
+// value goes into the page as text (textContent), never as HTML.
+"use strict";
+const POLL_MS = 2000;
+const PAGE_SIZE = 25;
+const state = { page: 1, open: new Set(), lastOk: 0, timer: null };
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v; else if (k === "style") e.style.cssText = v; else e.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+const n = (v) => (v === undefined || v === null ? "–" : Number(v).toLocaleString("en"));
+const time = (iso) => (iso ? new Date(iso).toLocaleTimeString("en-GB") : "");
+
+function query() {
+  const p = new URLSearchParams({ page: state.page, size: PAGE_SIZE });
+  if ($("namespace").value) p.set("namespace", $("namespace").value);
+  if ($("search").value.trim()) p.set("q", $("search").value.trim());
+  if ($("problems").checked) p.set("problems", "true");
+  return p.toString();
+}
+
+async function poll() {
+  clearTimeout(state.timer);
+  try {
+    const r = await fetch("api/policies?" + query(), { cache: "no-store" });
+    if (r.status === 503) {
+      $("freshness").textContent = "the operator is loading its caches…";
+    } else if (!r.ok) {
+      throw new Error("HTTP " + r.status);
+    } else {
+      draw(await r.json());
+      state.lastOk = Date.now();
+      $("freshness").textContent = "updated " + new Date().toLocaleTimeString("en-GB") + ", every " + POLL_MS / 1000 + " s";
+      $("freshness").classList.remove("stale");
+    }
+  } catch (e) {
+    const since = state.lastOk ? "; last update " + new Date(state.lastOk).toLocaleTimeString("en-GB") : "";
+    $("freshness").textContent = "cannot reach the operator (" + e.message + ")" + since;
+    $("freshness").classList.add("stale");
+  }
+  state.timer = setTimeout(poll, POLL_MS);
+}
+
+function draw(data) {
+  const sel = $("namespace");
+  const chosen = sel.value;
+  const wanted = ["", ...data.namespaces];
+  if ([...sel.options].map((o) => o.value).join("\n") !== wanted.join("\n")) {
+    sel.replaceChildren(el("option", { value: "" }, "all namespaces"),
+      ...data.namespaces.map((ns) => el("option", { value: ns }, ns)));
+    sel.value = data.namespaces.includes(chosen) ? chosen : "";
+  }
+  state.page = data.page;
+  $("pageinfo").textContent = "page " + data.page + " of " + data.pages;
+  $("prev").disabled = data.page <= 1;
+  $("next").disabled = data.page >= data.pages;
+  $("window").textContent = data.stabilizationWindow.replace(/^PT/, "").toLowerCase();
+  const t = data.totals;
+  $("totals").replaceChildren(
+    el("span", {}, el("b", { id: "total-policies" }, n(t.policies)), " policies"),
+    el("span", {}, el("b", { id: "total-problems" }, n(t.withProblems)), " with problems"),
+    el("span", {}, el("b", {}, n(t.budget)), " connections budgeted"),
+    el("span", {}, el("b", {}, n(t.allocated)), " allocated"),
+    el("span", {}, el("b", {}, n(t.live)), " held by pods now"));
+  const main = $("policies");
+  if (data.policies.length === 0) {
+    main.replaceChildren(el("p", { class: "empty" }, t.policies === 0 && !query().includes("q=")
+      ? "No PoolPolicies here yet. Apply one with kubectl (see examples/)." : "No policy matches the filter."));
+    return;
+  }
+  main.replaceChildren(...data.policies.map(policy));
+}
+
+function policy(p) {
+  const key = p.namespace + "/" + p.name;
+  const cls = "policy" + (p.problem ? " problem" : p.dryRun ? " dryrun" : "");
+  const badge = p.problem ? el("span", { class: "badge bad" }, "needs attention")
+    : p.dryRun ? el("span", { class: "badge warn" }, "dry run") : el("span", { class: "badge ok" }, "within budget");
+  return el("article", { class: cls, "data-policy": key },
+    el("h2", {}, el("span", { class: "ns" }, p.namespace + " /"), p.name,
+      p.database ? el("span", { class: "badge db" }, "database " + p.database) : null, badge),
+    budget(p),
+    targets(p),
+    details(key + "#why", "How the numbers were derived", explanations(p)),
+    details(key + "#conditions", "Conditions and recent events", conditions(p), events(p)));
+}
+
+function budget(p) {
+  if (p.budget === null || p.budget === undefined) {
+    return el("p", { class: "budgetline" }, "No budget: " + (reasonOf(p, "Ready") || "not reconciled yet"));
+  }
+  const max = Math.max(p.budget, p.allocated || 0, p.live || 0, 1);
+  const pct = (v) => ((100 * v) / max).toFixed(2) + "%";
+  const over = (p.allocated || 0) > p.budget;
+  return el("div", {},
+    el("p", { class: "budgetline", "data-field": "budgetline" },
+      el("b", {}, n(p.allocated)), " of ", el("b", {}, n(p.budget)), " connections allocated · ",
+      n(p.unallocated), " unallocated", p.unallocatedReason ? " (" + p.unallocatedReason + ")" : "",
+      " · pods hold ", el("b", {}, n(p.live)), " now"),
+    el("div", { class: "bar", role: "img", "aria-label": "allocated " + p.allocated + " of budget " + p.budget },
+      el("div", { class: "alloc", style: "width:" + pct(Math.min(p.allocated || 0, p.budget)) }),
+      over ? el("div", { class: "over", style: "width:" + pct(p.allocated - p.budget) }) : null,
+      p.live !== null ? el("div", { class: "live", style: "left:calc(" + pct(Math.min(p.live, max)) + " - 2px)" }) : null),
+    el("div", { class: "legend" }, el("span", {}, el("i", { class: "a" }), "allocated"),
+      el("span", {}, el("i", { class: "f" }), "unallocated budget"), el("span", {}, el("i", { class: "l" }), "held now")));
+}
+
+function targets(p) {
+  const head = el("tr", {}, ...["Workload", "State", "Basis replicas", "Peak pods", "Pool size (wanted / applied)",
+    "Connections (planned / now)", "Note"].map((h, i) => el("th", { class: i >= 2 && i <= 5 ? "num" : null }, h)));
+  const rows = p.targets.map((t) => el("tr", { "data-target": t.kind + "/" + t.name },
+    el("td", {}, t.kind + "/" + t.name),
+    el("td", { class: "state " + t.state }, t.state),
+    el("td", { class: "num" }, n(t.basisReplicas)),
+    el("td", { class: "num", "data-field": "peakPods" }, n(t.peakPods)),
+    el("td", { class: "num", "data-field": "poolSize" }, n(t.poolSize) + " / " + n(t.appliedPoolSize)),
+    el("td", { class: "num", "data-field": "connections" }, n(t.connections) + " / " + n(t.live)),
+    el("td", { class: "note" }, note(t))));
+  const omitted = p.targetsOmitted ? el("p", { class: "note" }, p.targetsOmitted + " more targets are not listed in status") : null;
+  return el("div", {}, el("table", {}, el("thead", {}, head), el("tbody", {}, rows)), omitted);
+}
+
+function note(t) {
+  if (t.state === "Pending" && t.raiseAt) {
+    return "raise to " + t.poolSize + " waits since " + time(t.pendingSince) + "; applies at " + time(t.raiseAt)
+      + " at the earliest" + (t.message ? " (" + t.message + ")" : "");
+  }
+  return t.message || "";
+}
+
+function explanations(p) {
+  return el("div", {}, p.budgetExplanation ? el("div", { class: "explain" }, "budget: " + p.budgetExplanation) : null,
+    p.targets.filter((t) => t.explanation).map((t) => el("div", { class: "explain" }, t.kind + "/" + t.name + ": " + t.explanation)));
+}
+
+function conditions(p) {
+  return el("table", {}, el("thead", {}, el("tr", {}, ["Condition", "Status", "Reason", "Since", "Message"].map((h) => el("th", {}, h)))),
+    el("tbody", {}, p.conditions.map((c) => el("tr", {}, el("td", {}, c.type),
+      el("td", { class: "cond " + c.status + (isBad(c) ? " bad" : "") }, c.status), el("td", {}, c.reason || ""),
+      el("td", {}, time(c.since)), el("td", { class: "note" }, c.message || "")))));
+}
+
+function events(p) {
+  if (p.events.length === 0) return el("p", { class: "note" }, "No recent events.");
+  return el("table", {}, el("thead", {}, el("tr", {}, ["Last seen", "Type", "Reason", "Message"].map((h) => el("th", {}, h)))),
+    el("tbody", {}, p.events.map((e) => el("tr", {}, el("td", {}, time(e.last)), el("td", {}, e.type), el("td", {}, e.reason),
+      el("td", { class: "note" }, e.message + (e.count > 1 ? " (×" + e.count + ")" : ""))))));
+}
+
+const isBad = (c) => (c.type === "Ready" ? c.status === "False" : c.type !== "RolloutInProgress" && c.status === "True");
+const reasonOf = (p, type) => (p.conditions.find((c) => c.type === type) || {}).message;
+
+function details(key, title, ...body) {
+  const d = el("details", { open: state.open.has(key) }, el("summary", {}, title), ...body);
+  d.addEventListener("toggle", () => (d.open ? state.open.add(key) : state.open.delete(key)));
+  return d;
+}
+
+function restart() { state.page = 1; poll(); }
+document.addEventListener("DOMContentLoaded", () => {
+  $("namespace").addEventListener("change", restart);
+  $("problems").addEventListener("change", restart);
+  let typing;
+  $("search").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(restart, 300); });
+  $("filters").addEventListener("submit", (e) => e.preventDefault());
+  $("prev").addEventListener("click", () => { state.page -= 1; poll(); });
+  $("next").addEventListener("click", () => { state.page += 1; poll(); });
+  poll();
+});
