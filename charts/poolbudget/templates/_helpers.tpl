@@ -57,5 +57,9 @@ The rules the operator needs in every namespace it watches: exactly the verbs it
   verbs: [list, watch, create, patch, delete]
 - apiGroups: [""]
   resources: [events]
+  {{- if .Values.dashboard.enabled }}
+  verbs: [create, list, watch]
+  {{- else }}
   verbs: [create]
+  {{- end }}
 {{- end -}}

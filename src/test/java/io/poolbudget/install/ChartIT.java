@@ -27,7 +27,8 @@ class ChartIT {
     @Test
     void everyRenderValidatesAgainstKubernetes134(@TempDir Path dir) throws IOException {
         String[][] variants = {{}, {"watchNamespaces={team-a,team-b}"}, {"replicaCount=2"},
-            {"leaderElection.enabled=false", "rbac.create=false", "serviceAccount.create=false", "serviceAccount.name=x"}};
+            {"leaderElection.enabled=false", "rbac.create=false", "serviceAccount.create=false", "serviceAccount.name=x"},
+            {"grafanaDashboard.enabled=true", "dashboard.enabled=false"}};
         for (String[] sets : variants) {
             var args = new java.util.ArrayList<>(List.of("template", "poolbudget", ChartTools.CHART.toString(),
                     "--namespace", "ops", "--include-crds"));
@@ -107,6 +108,72 @@ class ChartIT {
                     .as("operator/" + f + " differs from the chart's render: run hack/render-operator.sh and commit")
                     .isEqualTo(Files.readString(dir.resolve(f)));
         }
+    }
+
+    @Test
+    void theDashboardsEventRulesComeAndGoWithIt() {
+        for (boolean on : new boolean[] {true, false}) {
+            var docs = ChartTools.render("ops", "dashboard.enabled=" + on);
+            JsonNode events = docs.stream().filter(d -> d.path("kind").asText().equals("ClusterRole"))
+                    .flatMap(d -> java.util.stream.StreamSupport.stream(d.path("rules").spliterator(), false))
+                    .filter(r -> r.path("resources").toString().contains("\"events\"")).findFirst().orElseThrow();
+            assertThat(events.path("verbs").toString()).isEqualTo(on ? "[\"create\",\"list\",\"watch\"]" : "[\"create\"]");
+            assertThat(deployment(docs).path("spec").path("template").toString())
+                    .contains("{\"name\":\"POOLBUDGET_DASHBOARD\",\"value\":\"" + on + "\"}");
+        }
+    }
+
+    @Test
+    void theGrafanaDashboardIsWellFormed() throws IOException {
+        var cm = ChartTools.render("ops", "grafanaDashboard.enabled=true", "grafanaDashboard.namespace=monitoring").stream()
+                .filter(d -> d.path("kind").asText().equals("ConfigMap")).findFirst().orElseThrow();
+        assertThat(cm.path("metadata").path("namespace").asText()).isEqualTo("monitoring");
+        assertThat(cm.path("metadata").path("labels").path("grafana_dashboard").asText()).isEqualTo("1");
+        JsonNode d = new com.fasterxml.jackson.databind.ObjectMapper().readTree(cm.path("data").path("poolbudget.json").asText());
+        assertThat(d.path("uid").asText()).matches("[a-zA-Z0-9_-]{1,40}");
+        assertThat(d.path("title").asText()).isNotBlank();
+        assertThat(d.path("schemaVersion").isInt()).isTrue();
+        assertThat(d.path("templating").path("list").findValuesAsText("name")).contains("datasource", "namespace");
+        var ids = new java.util.HashSet<Integer>();
+        int panels = 0;
+        for (JsonNode p : d.path("panels")) {
+            assertThat(ids.add(p.path("id").asInt())).as("panel ids are unique").isTrue();
+            JsonNode g = p.path("gridPos");
+            assertThat(g.path("x").asInt() + g.path("w").asInt()).as(p.path("title").asText() + " fits 24 columns")
+                    .isBetween(1, 24);
+            assertThat(g.path("h").asInt()).isPositive();
+            if (p.path("type").asText().equals("row")) {
+                continue;
+            }
+            panels++;
+            assertThat(p.path("type").asText()).isIn("timeseries", "stat");
+            assertThat(p.path("datasource").path("uid").asText()).isEqualTo("${datasource}");
+            assertThat(p.path("targets")).as(p.path("title").asText()).isNotEmpty();
+            for (JsonNode t : p.path("targets")) {
+                assertThat(t.path("expr").asText()).isNotBlank();
+                assertThat(t.path("refId").asText()).isNotBlank();
+            }
+        }
+        assertThat(panels).isGreaterThanOrEqualTo(10);
+    }
+
+    @Test
+    void everyAlertHasAnExpressionASeverityAndWordsForAPerson() {
+        var rule = ChartTools.render("ops", "prometheusRule.enabled=true", "prometheusRule.raisePendingSeconds=600").stream()
+                .filter(d -> d.path("kind").asText().equals("PrometheusRule")).findFirst().orElseThrow();
+        assertThat(rule.path("apiVersion").asText()).isEqualTo("monitoring.coreos.com/v1");
+        var alerts = new java.util.ArrayList<String>();
+        for (JsonNode r : rule.path("spec").path("groups").get(0).path("rules")) {
+            alerts.add(r.path("alert").asText());
+            assertThat(r.path("expr").asText()).as(r.path("alert").asText()).isNotBlank();
+            assertThat(r.path("labels").path("severity").asText()).isIn("info", "warning", "critical");
+            assertThat(r.path("annotations").path("summary").asText()).isNotBlank();
+            assertThat(r.path("annotations").path("description").asText()).isNotBlank();
+        }
+        assertThat(alerts).containsExactlyInAnyOrder("PoolBudgetOversubscribed", "PoolBudgetPodsOverBudget",
+                "PoolBudgetRaisePendingTooLong", "PoolBudgetConflict", "PoolBudgetOperatorNotReconciling",
+                "PoolBudgetReconcileErrors", "PoolBudgetOperatorAbsent");
+        assertThat(rule.toString()).contains("poolbudget_target_raise_pending_seconds) > 600");
     }
 
     private static JsonNode deployment(List<JsonNode> docs) {
