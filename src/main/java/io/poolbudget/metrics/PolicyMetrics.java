@@ -90,7 +90,9 @@ public final class PolicyMetrics {
         s.status().set(status);
         Map<String, TargetStatus> now = new HashMap<>();
         for (TargetStatus t : status.getTargets()) {
-            now.put(t.getKind() + "/" + t.getName(), t);
+            if (t.getKind() != null && t.getName() != null) { // a selector that matched nothing names no workload
+                now.put(t.getKind() + "/" + t.getName(), t);
+            }
         }
         PolicySeries series = s;
         series.targets().entrySet().removeIf(e -> {

@@ -40,6 +40,8 @@ async function poll() {
       throw new Error("HTTP " + r.status);
     } else {
       draw(await r.json());
+      // when the first page was on screen, for bench/dashboard.sh
+      if (!state.lastOk) document.documentElement.dataset.firstDrawMs = String(Math.round(performance.now()));
       state.lastOk = Date.now();
       $("freshness").textContent = "updated " + new Date().toLocaleTimeString("en-GB") + ", every " + POLL_MS / 1000 + " s";
       $("freshness").classList.remove("stale");
@@ -119,8 +121,8 @@ function budget(p) {
 function targets(p) {
   const head = el("tr", {}, ...["Workload", "State", "Basis replicas", "Peak pods", "Pool size (wanted / applied)",
     "Connections (planned / now)", "Note"].map((h, i) => el("th", { class: i >= 2 && i <= 5 ? "num" : null }, h)));
-  const rows = p.targets.map((t) => el("tr", { "data-target": t.kind + "/" + t.name },
-    el("td", {}, t.kind + "/" + t.name),
+  const rows = p.targets.map((t) => el("tr", { "data-target": t.name ? t.kind + "/" + t.name : null },
+    el("td", {}, t.name ? t.kind + "/" + t.name : "(no workload)"),
     el("td", { class: "state " + t.state }, t.state),
     el("td", { class: "num" }, n(t.basisReplicas)),
     el("td", { class: "num", "data-field": "peakPods" }, n(t.peakPods)),

@@ -90,6 +90,15 @@ class PolicyMetricsTest {
     }
 
     @Test
+    void aTargetThatNamesNoWorkloadHasNoSeries() {
+        var nothing = new TargetStatus();
+        nothing.setState("NotFound");
+        nothing.setMessage("selector app=x matches no Deployment");
+        metrics.record("shop", "p", "db", status(12, 0, nothing));
+        assertThat(scrape()).doesNotContain("poolbudget_target_").contains("poolbudget_budget_connections{database=\"db\"");
+    }
+
+    @Test
     void aRenamedDatabaseMovesItsSeriesToTheNewLabel() {
         metrics.record("shop", "p", "old-name", status(12, 10, target("api", 4, 2, 5, 2)));
         metrics.record("shop", "p", "new-name", status(12, 10, target("api", 4, 2, 5, 2)));
