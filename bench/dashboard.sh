@@ -12,12 +12,13 @@ hack/tools/chromium.sh >/dev/null
 hack/cluster/up.sh >/dev/null
 source build/cluster/env
 kubectl apply -f crds/ --server-side >/dev/null
+for ns in $(seq 0 9); do kubectl delete ns "bench-dash-$ns" --ignore-not-found --wait=true >/dev/null; done # an earlier run's
 gen=$(mktemp)
 for ns in $(seq 0 9); do
   kubectl create ns "bench-dash-$ns" --dry-run=client -o yaml
   echo ---
 done > "$gen"
-for i in $(seq -w 0 $((N - 1))); do
+for i in $(seq -f "%04g" 0 $((N - 1))); do
   ns=bench-dash-$(( 10#$i % 10 ))
   printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: svc-%s, namespace: %s}\nspec:\n  replicas: 0\n  selector: {matchLabels: {app: svc-%s}}\n  template:\n    metadata: {labels: {app: svc-%s}}\n    spec: {containers: [{name: app, image: pause}]}\n---\n' "$i" "$ns" "$i" "$i"
   printf 'apiVersion: poolbudget.io/v1alpha1\nkind: PoolPolicy\nmetadata: {name: db-%s, namespace: %s}\nspec:\n  database: {name: db-%s, cores: %d}\n  injection: {preset: hikari-env}\n  targets: [{name: svc-%s, minPoolSize: 2}]\n---\n' "$i" "$ns" "$i" $(( 10#$i % 7 == 0 ? 0 + 1 : 4 )) "$i"
