@@ -3,7 +3,7 @@
 "use strict";
 const POLL_MS = 2000;
 const PAGE_SIZE = 25;
-const state = { page: 1, open: new Set(), lastOk: 0, timer: null };
+const state = { page: 1, open: new Set(), lastOk: 0, timer: null, lastText: null };
 const $ = (id) => document.getElementById(id);
 
 function el(tag, attrs, ...children) {
@@ -39,7 +39,11 @@ async function poll() {
     } else if (!r.ok) {
       throw new Error("HTTP " + r.status);
     } else {
-      draw(await r.json());
+      const text = await r.text();
+      if (text !== state.lastText) { // redraw only on change: a still page keeps its selection and focus
+        state.lastText = text;
+        draw(JSON.parse(text));
+      }
       // when the first page was on screen, for bench/dashboard.sh
       if (!state.lastOk) document.documentElement.dataset.firstDrawMs = String(Math.round(performance.now()));
       state.lastOk = Date.now();
@@ -169,7 +173,7 @@ function details(key, title, ...body) {
   return d;
 }
 
-function restart() { state.page = 1; poll(); }
+function restart() { state.page = 1; state.lastText = null; poll(); }
 document.addEventListener("DOMContentLoaded", () => {
   $("namespace").addEventListener("change", restart);
   $("problems").addEventListener("change", restart);

@@ -91,8 +91,11 @@ class DashboardIT extends OperatorTestBase {
                 .anyMatch(c -> c.getType().equals("Oversubscribed") && c.getStatus().equals("True")));
 
         browser.get("http://localhost:" + operator.port() + "/dashboard/");
-        await(() -> !browser.findElements(By.cssSelector("#namespace option[value='" + ns + "']")).isEmpty());
-        browser.findElement(By.cssSelector("#namespace option[value='" + ns + "']")).click();
+        // the page redraws while the cluster changes: find elements afresh, and retry a click that found a stale one
+        await(() -> {
+            browser.findElement(By.cssSelector("#namespace option[value='" + ns + "']")).click();
+            return ns.equals(browser.findElement(By.id("namespace")).getDomProperty("value"));
+        });
         await(() -> browser.findElements(By.cssSelector("article[data-policy]")).size() == 2);
         awaitShows("orders-db");
         WebElement reports = policyCard("reports-db");
@@ -106,8 +109,16 @@ class DashboardIT extends OperatorTestBase {
                 && "Applied".equals(target(p, "web").getState()));
         await(() -> cell("orders-db", "Deployment/web", "peakPods").equals(n(target(scaled, "web").getPeakPods())));
         awaitShows("orders-db");
-        for (WebElement summary : policyCard("orders-db").findElements(By.tagName("summary"))) {
-            summary.click();
+        for (int i = 0; i < 2; i++) {
+            int section = i;
+            await(() -> {
+                WebElement details = policyCard("orders-db").findElements(By.tagName("details")).get(section);
+                if (details.getDomProperty("open").equals("false")) {
+                    details.findElement(By.tagName("summary")).click();
+                }
+                return policyCard("orders-db").findElements(By.tagName("details")).get(section).getDomProperty("open")
+                        .equals("true");
+            });
         }
         shot("dashboard-2-after-scale-up-details-open");
         // the open sections stay open across the page's refreshes
