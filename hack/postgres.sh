@@ -64,8 +64,10 @@ CONF
     as_pg "$BIN_DIR/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 30 start >/dev/null ||
       { tail -n 20 "$PG_DIR/postgres.log" >&2; die "PostgreSQL did not start (log: $PG_DIR/postgres.log)"; }
     as_pg psql -h "$PG_DIR" -p "$PG_PORT" -U postgres -qAt -c "CREATE ROLE app LOGIN PASSWORD 'app'" \
-      -c "CREATE DATABASE app OWNER app" >/dev/null
+      -c "CREATE DATABASE app OWNER app" \
+      -c "CREATE ROLE poolbudget_monitor LOGIN PASSWORD 'monitor' IN ROLE pg_monitor" >/dev/null
     log "PostgreSQL $PG_VERSION is up on $BRIDGE_IP:$PG_PORT (max_connections $PG_MAX; user/password/database app)"
+    log "  read-only monitoring role for spec.database.observe: poolbudget_monitor / monitor (pg_monitor)"
     log "  connections per application: hack/postgres.sh psql -c 'select application_name, count(*) from pg_stat_activity group by 1'"
     ;;
   down)

@@ -62,4 +62,10 @@ The rules the operator needs in every namespace it watches: exactly the verbs it
   {{- else }}
   verbs: [create]
   {{- end }}
+{{- with .Values.observe.secretNames }}
+- apiGroups: [""]
+  resources: [secrets]
+  resourceNames: {{ toJson . }}
+  verbs: [get]
+{{- end }}
 {{- end -}}

@@ -150,6 +150,15 @@ public final class PolicyMetrics {
                 + "targets' shrinks (state Pending)", st -> count(st, "Pending"));
         g.add("poolbudget_conflicts", "Targets the policy does not write because of a conflict (state Conflict)",
                 st -> count(st, "Conflict"));
+        g.add("poolbudget_observed_connections", "Client connections the database itself reports (status.observed."
+                + "connections); NaN without spec.database.observe",
+                st -> st.getObserved() == null ? Double.NaN : num(st.getObserved().getConnections()));
+        g.add("poolbudget_observed_max_connections", "The database's max_connections (status.observed.maxConnections)",
+                st -> st.getObserved() == null ? Double.NaN : num(st.getObserved().getMaxConnections()));
+        g.add("poolbudget_observed_over_budget", "1 while the database's own count is above the budget or its capacity "
+                + "below it (condition ObservedOverBudget=True)", st -> reason(st, "ObservedOverBudget", null));
+        g.add("poolbudget_observation_failing", "1 while the database cannot be read (condition ObservationFailing=True)",
+                st -> reason(st, "ObservationFailing", null));
         return new PolicySeries(db, ref, meters, new ConcurrentHashMap<>());
     }
 
@@ -171,6 +180,8 @@ public final class PolicyMetrics {
                 + "(status.targets[].connections)", t -> num(t.getConnections()));
         g.add("poolbudget_target_live_connections", "Connections the target's pods hold now "
                 + "(status.targets[].liveConnections)", t -> num(t.getLiveConnections()));
+        g.add("poolbudget_target_observed_connections", "Connections the database reports from the target's pods "
+                + "(status.targets[].observedConnections); NaN when not observed", t -> num(t.getObservedConnections()));
         g.add("poolbudget_target_raise_pending_seconds", "How long the target's raise has waited; 0 when none waits "
                 + "(from status.targets[].pendingSince)", t -> t.getPendingSince() == null ? 0
                 : Math.max(0, Duration.between(Instant.parse(t.getPendingSince()), clock.instant()).toSeconds()));

@@ -23,6 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -167,9 +168,20 @@ final class ClusterView implements WorkloadCatalog {
     /** The workload's labelled pods that are shutting down now (they still hold their pools). */
     @Override
     public int terminatingNow(Workload w) {
+        return (int) podsOf(w).stream().filter(p -> p.getMetadata().getDeletionTimestamp() != null).count();
+    }
+
+    /** The addresses of the workload's labelled pods, terminating ones too (they hold connections until they exit). */
+    Set<String> podIps(Workload w) {
+        return podsOf(w).stream().filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null)
+                .map(p -> p.getStatus().getPodIP()).collect(Collectors.toSet());
+    }
+
+    /** The labelled pods the workload's selector matches. */
+    private List<Pod> podsOf(Workload w) {
         LabelSelector selector = selector(w);
-        return (int) pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() != null && selector != null
-                && Workloads.matches(selector, p.getMetadata().getLabels())).count();
+        return selector == null ? List.of()
+                : pods.stream().filter(p -> Workloads.matches(selector, p.getMetadata().getLabels())).toList();
     }
 
     /** The quickest creation-to-Ready of the workload's labelled running pods, in seconds; null if none is Ready. */

@@ -17,6 +17,10 @@ public final class Conditions {
     public static final String OVERSUBSCRIBED = "Oversubscribed";
     public static final String ROLLOUT_IN_PROGRESS = "RolloutInProgress";
     public static final String CONFLICT = "Conflict";
+    /** spec.database.observe: the database's own count is above the budget, or its capacity below it. */
+    public static final String OBSERVED_OVER_BUDGET = "ObservedOverBudget";
+    /** spec.database.observe: the database cannot be read (reason says why). */
+    public static final String OBSERVATION_FAILING = "ObservationFailing";
 
     public static final String REASON_RECONCILED = "Reconciled";
     public static final String REASON_DRY_RUN = "DryRun";
@@ -32,7 +36,13 @@ public final class Conditions {
     /** The plan fits, but pods that exist now hold more than the budget (they are being shrunk). */
     public static final String REASON_LIVE_OVER_BUDGET = "LiveOverBudget";
 
+    public static final String REASON_CONNECTIONS_OVER_BUDGET = "ConnectionsOverBudget";
+    public static final String REASON_CAPACITY_BELOW_BUDGET = "CapacityBelowBudget";
+    public static final String REASON_OBSERVING = "Observing";
+    public static final String REASON_NOT_READ_YET = "NotObserved";
+
     public static final String TRUE = "True";
+    public static final String UNKNOWN = "Unknown";
     public static final String FALSE = "False";
 
     private Conditions() {}

@@ -57,7 +57,9 @@ final class PolicyEvents {
             boolean problem = Conditions.READY.equals(c.getType()) ? Conditions.FALSE.equals(c.getStatus())
                     : !Conditions.ROLLOUT_IN_PROGRESS.equals(c.getType()) && Conditions.TRUE.equals(c.getStatus());
             // A live over-budget moment's message moves with every pod: one Event when it starts, one when it ends.
-            boolean byReasonOnly = Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason());
+            // So does the database's own count (spec.database.observe).
+            boolean byReasonOnly = Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason())
+                    || Conditions.REASON_CONNECTIONS_OVER_BUDGET.equals(c.getReason());
             boolean changed = before.stream().noneMatch(b -> b.getType().equals(c.getType())
                     && b.getStatus().equals(c.getStatus()) && Objects.equals(b.getReason(), c.getReason())
                     && (byReasonOnly || Objects.equals(b.getMessage(), c.getMessage())));

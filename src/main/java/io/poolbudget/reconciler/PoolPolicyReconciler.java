@@ -28,6 +28,10 @@ import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
 import io.poolbudget.metrics.PolicyMetrics;
+import io.poolbudget.observe.Observation;
+import io.poolbudget.observe.PostgresReader;
+import java.util.HashMap;
+import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,9 +58,12 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     private final PolicyEvents events;
     private final Duration window;
     private final PolicyMetrics metrics;
+    private final KubernetesClient client;
+    private final PostgresReader reader = new PostgresReader();
 
     public PoolPolicyReconciler(KubernetesClient client, MeterRegistry registry,
                                 @ConfigProperty(name = "poolbudget.stabilization-window", defaultValue = "PT3M") Duration window) {
+        this.client = client;
         this.writer = WorkloadWriter.serverSideApply(client);
         this.events = new PolicyEvents(client);
         this.window = window;
@@ -68,14 +75,35 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         var neighbours = context.getPrimaryCache().list(policy.getMetadata().getNamespace()).toList();
         var meta = policy.getMetadata();
         var counted = writer.counted(outcome -> metrics.wrote(meta.getNamespace(), meta.getName(), outcome));
-        var result = PolicyPass.run(policy, ClusterView.of(context), neighbours, counted, clock.instant(), window);
+        var view = ClusterView.of(context);
+        var result = PolicyPass.run(policy, view, neighbours, counted, clock.instant(), window);
         PoolPolicyStatus desired = statusAggregator.status(policy, result);
+        observed(policy, context, view, result, desired);
         events.record(policy, result, desired);
         metrics.record(meta.getNamespace(), meta.getName(), databaseName(policy), desired);
         metrics.reconciled();
         UpdateControl<PoolPolicy> control = JSON.valueToTree(desired).equals(JSON.valueToTree(policy.getStatus()))
                 ? UpdateControl.noUpdate() : UpdateControl.patchStatus(statusOnly(policy, desired));
         return result.requeue() == null ? control : control.rescheduleAfter(Math.max(1000, result.requeue().toMillis()));
+    }
+
+    /** spec.database.observe: the database's last read (JOSDK's cache of ObservationSource) into the status. */
+    private void observed(PoolPolicy policy, Context<PoolPolicy> context, ClusterView view, PolicyPass.Result result,
+                          PoolPolicyStatus desired) {
+        var spec = ObservationSource.spec(policy);
+        if (spec == null) {
+            reader.forget(ObservationSource.key(policy)); // observing was turned off
+            return;
+        }
+        if (desired.getBudget() == null) {
+            return; // an invalid spec: nothing to compare with
+        }
+        Map<String, Set<String>> podIps = new HashMap<>();
+        result.targets().stream().filter(t -> t.workload() != null)
+                .forEach(t -> podIps.put(t.kind() + "/" + t.name(), view.podIps(t.workload())));
+        ObservedAggregator.apply(desired, spec, context.getSecondaryResource(Observation.class).orElse(null), podIps,
+                policy.getStatus() == null ? null : policy.getStatus().getConditions(),
+                policy.getMetadata().getGeneration() == null ? 0 : policy.getMetadata().getGeneration(), clock);
     }
 
     /** Counts the failed pass; JOSDK retries it with back-off and logs the exception. */
@@ -96,6 +124,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     public DeleteControl cleanup(PoolPolicy policy, Context<PoolPolicy> context) {
         metrics.remove(policy.getMetadata().getNamespace(), policy.getMetadata().getName());
         events.forget(policy);
+        reader.forget(ObservationSource.key(policy));
         if (policy.getSpec() == null || policy.getSpec().getDeletionPolicy() != DeletionPolicy.Remove
                 || policy.getStatus() == null || policy.getStatus().getTargets() == null) {
             return DeleteControl.defaultDelete();
@@ -136,7 +165,9 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
                 informer(context, PoolPolicy.class, namespacePolicies, null),
                 // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster.
                 informer(context, Pod.class, labelledPolicy, Injection.POLICY_LABEL),
-                informer(context, ConfigMap.class, labelledPolicy, Injection.POLICY_LABEL));
+                informer(context, ConfigMap.class, labelledPolicy, Injection.POLICY_LABEL),
+                // spec.database.observe: the database's own connection count, read on a timer
+                ObservationSource.create(context, client, reader));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

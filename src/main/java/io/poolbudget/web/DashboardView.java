@@ -43,13 +43,14 @@ public final class DashboardView {
     public record PolicyView(String namespace, String name, String database, Long budget, String budgetExplanation,
                              Long allocated, Long unallocated, String unallocatedReason, Long live, boolean dryRun,
                              boolean problem, Long generation, Long observedGeneration, List<ConditionView> conditions,
-                             List<TargetView> targets, Integer targetsOmitted, List<EventView> events) {}
+                             List<TargetView> targets, Integer targetsOmitted, List<EventView> events,
+                             io.poolbudget.api.v1alpha1.ObservedStatus observed) {}
 
     public record ConditionView(String type, String status, String reason, String message, String since) {}
 
     public record TargetView(String kind, String name, Long basisReplicas, Long peakPods, Long seenTerminatingPods,
-                             Integer poolSize, Integer appliedPoolSize, Long connections, Long live, String state,
-                             String message, String pendingSince, String raiseAt, String explanation) {}
+                             Integer poolSize, Integer appliedPoolSize, Long connections, Long live, Long observed,
+                             String state, String message, String pendingSince, String raiseAt, String explanation) {}
 
     public record EventView(String type, String reason, String message, Integer count, String last) {}
 
@@ -129,7 +130,7 @@ public final class DashboardView {
                 st.getUnallocatedReason(), st.getLiveConnections(),
                 p.getSpec() != null && (Boolean.TRUE.equals(p.getSpec().getDryRun()) || p.getSpec().getInjection() == null),
                 problem(p.getStatus()), p.getMetadata().getGeneration(), st.getObservedGeneration(), conditions, targets,
-                st.getTargetsOmitted(), recent);
+                st.getTargetsOmitted(), recent, st.getObserved());
     }
 
     private static TargetView target(TargetStatus t, Duration window) {
@@ -138,7 +139,8 @@ public final class DashboardView {
             raiseAt = Instant.parse(t.getPendingSince()).plus(window).toString();
         }
         return new TargetView(t.getKind(), t.getName(), t.getBasisReplicas(), t.getPeakPods(), t.getSeenTerminatingPods(),
-                t.getPoolSize(), t.getAppliedPoolSize(), t.getConnections(), t.getLiveConnections(), t.getState(),
+                t.getPoolSize(), t.getAppliedPoolSize(), t.getConnections(), t.getLiveConnections(),
+                t.getObservedConnections(), t.getState(),
                 t.getMessage(), t.getPendingSince(), raiseAt, t.getExplanation());
     }
 

@@ -113,7 +113,9 @@ function budget(p) {
     el("p", { class: "budgetline", "data-field": "budgetline" },
       el("b", {}, n(p.allocated)), " of ", el("b", {}, n(p.budget)), " connections allocated · ",
       n(p.unallocated), " unallocated", p.unallocatedReason ? " (" + p.unallocatedReason + ")" : "",
-      " · pods hold ", el("b", {}, n(p.live)), " now"),
+      " · pods hold ", el("b", {}, n(p.live)), " now",
+      p.observed ? el("span", { "data-field": "observed" }, " · PostgreSQL reports ", el("b", {}, n(p.observed.connections)),
+        " client connections (max_connections " + n(p.observed.maxConnections) + ")") : null),
     el("div", { class: "bar", role: "img", "aria-label": "allocated " + p.allocated + " of budget " + p.budget },
       el("div", { class: "alloc", style: "width:" + pct(Math.min(p.allocated || 0, p.budget)) }),
       over ? el("div", { class: "over", style: "width:" + pct(p.allocated - p.budget) }) : null,
@@ -124,14 +126,15 @@ function budget(p) {
 
 function targets(p) {
   const head = el("tr", {}, ...["Workload", "State", "Basis replicas", "Peak pods", "Pool size (wanted / applied)",
-    "Connections (planned / now)", "Note"].map((h, i) => el("th", { class: i >= 2 && i <= 5 ? "num" : null }, h)));
+    p.observed ? "Connections (planned / now / at the database)" : "Connections (planned / now)", "Note"].map((h, i) => el("th", { class: i >= 2 && i <= 5 ? "num" : null }, h)));
   const rows = p.targets.map((t) => el("tr", { "data-target": t.name ? t.kind + "/" + t.name : null },
     el("td", {}, t.name ? t.kind + "/" + t.name : "(no workload)"),
     el("td", { class: "state " + t.state }, t.state),
     el("td", { class: "num" }, n(t.basisReplicas)),
     el("td", { class: "num", "data-field": "peakPods" }, n(t.peakPods)),
     el("td", { class: "num", "data-field": "poolSize" }, n(t.poolSize) + " / " + n(t.appliedPoolSize)),
-    el("td", { class: "num", "data-field": "connections" }, n(t.connections) + " / " + n(t.live)),
+    el("td", { class: "num", "data-field": "connections" }, n(t.connections) + " / " + n(t.live)
+      + (t.observed !== null && t.observed !== undefined ? " / " + n(t.observed) : "")),
     el("td", { class: "note" }, note(t))));
   const omitted = p.targetsOmitted ? el("p", { class: "note" }, p.targetsOmitted + " more targets are not listed in status") : null;
   return el("div", {}, el("table", {}, el("thead", {}, head), el("tbody", {}, rows)), omitted);

@@ -111,6 +111,18 @@ class ChartIT {
     }
 
     @Test
+    void secretsAreReadableOnlyByTheNamesListedForObservation() {
+        var rules = ChartTools.render("ops", "observe.secretNames={pg-monitor,reports-monitor}").stream()
+                .filter(d -> d.path("kind").asText().equals("ClusterRole"))
+                .flatMap(d -> java.util.stream.StreamSupport.stream(d.path("rules").spliterator(), false))
+                .filter(r -> r.path("resources").toString().contains("secrets")).toList();
+        assertThat(rules).singleElement().satisfies(r -> {
+            assertThat(r.path("verbs").toString()).isEqualTo("[\"get\"]");
+            assertThat(r.path("resourceNames").toString()).isEqualTo("[\"pg-monitor\",\"reports-monitor\"]");
+        });
+    }
+
+    @Test
     void theDashboardsEventRulesComeAndGoWithIt() {
         for (boolean on : new boolean[] {true, false}) {
             var docs = ChartTools.render("ops", "dashboard.enabled=" + on);

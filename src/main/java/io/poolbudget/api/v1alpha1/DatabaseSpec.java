@@ -53,6 +53,12 @@ public class DatabaseSpec {
             + "Still capped by maxConnections - reservedConnections.")
     private Long budget;
 
+    @JsonPropertyDescription("Read the database's own connection count (PostgreSQL) and report it beside the budget; "
+            + "flags an app that ignores the injected size and clients the policy does not know.")
+    private ObserveSpec observe;
+
+    public ObserveSpec getObserve() { return observe; }
+    public void setObserve(ObserveSpec observe) { this.observe = observe; }
     public String getName() { return name; }
     public void setName(String name) { this.name = name; }
     public Integer getCores() { return cores; }

@@ -30,6 +30,12 @@ public class PoolPolicyStatus {
             + "before a change still hold larger pools (see the Oversubscribed condition, reason LiveOverBudget).")
     private Long liveConnections;
 
+    @JsonPropertyDescription("What the database reported at its last read (only with spec.database.observe).")
+    private ObservedStatus observed;
+
+    public ObservedStatus getObserved() { return observed; }
+    public void setObserved(ObservedStatus observed) { this.observed = observed; }
+
     @JsonPropertyDescription("Number of workloads the targets resolved to.")
     private Integer targetCount;
 

@@ -37,6 +37,13 @@ public class TargetStatus {
             + "shrinking targets or the stabilisation window), DryRun, Conflict, NotFound or Invalid.")
     private String state;
 
+    @JsonPropertyDescription("Connections the database reports from this workload's pods (spec.database.observe with "
+            + "groupBy ClientAddress).")
+    private Long observedConnections;
+
+    public Long getObservedConnections() { return observedConnections; }
+    public void setObservedConnections(Long observedConnections) { this.observedConnections = observedConnections; }
+
     @JsonPropertyDescription("Why the target is in this state.")
     private String message;
 

@@ -1,0 +1,3 @@
+package io.poolbudget.api.v1alpha1;
+
+public enum ObserveGroupBy { ClientAddress, ApplicationName }

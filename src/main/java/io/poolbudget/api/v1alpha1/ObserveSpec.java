@@ -1,0 +1,36 @@
+package io.poolbudget.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+
+/** Opt-in: the operator reads the database's own view of its connections (PostgreSQL's pg_stat_activity). */
+public class ObserveSpec {
+    @Required
+    @Pattern("^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
+    @JsonPropertyDescription("A Secret in the policy's namespace with the keys jdbcUrl (jdbc:postgresql://host:port/db), "
+            + "username and password of a read-only monitoring role (GRANT pg_monitor TO it). The operator keeps one "
+            + "connection open with it.")
+    private String secretName;
+
+    @Default("ClientAddress")
+    @JsonPropertyDescription("How connections are attributed: ClientAddress (to the pods of the targets by their IP; "
+            + "others by address) or ApplicationName (by the application_name the clients set).")
+    private ObserveGroupBy groupBy = ObserveGroupBy.ClientAddress;
+
+    @Min(10)
+    @Max(3600)
+    @Default("30")
+    @JsonPropertyDescription("Seconds between two reads of pg_stat_activity (10 to 3600, default 30).")
+    private Integer intervalSeconds = 30;
+
+    public String getSecretName() { return secretName; }
+    public void setSecretName(String secretName) { this.secretName = secretName; }
+    public ObserveGroupBy getGroupBy() { return groupBy; }
+    public void setGroupBy(ObserveGroupBy groupBy) { this.groupBy = groupBy; }
+    public Integer getIntervalSeconds() { return intervalSeconds; }
+    public void setIntervalSeconds(Integer intervalSeconds) { this.intervalSeconds = intervalSeconds; }
+}

@@ -1,0 +1,112 @@
+package io.poolbudget.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * spec.database.observe on the real node: the operator reads PostgreSQL's own pg_stat_activity with
+ * a read-only monitoring role and reports, per target, the count PostgreSQL gives for the example
+ * app's pods (compared with the test's own sampler); flags an app that ignores the injected variable;
+ * and turns a refused login into a condition that clears when the Secret is fixed.
+ */
+class ObservedConnectionsE2E extends OperatorTestBase {
+    private static final String JDBC = System.getProperty("poolbudget.e2e.jdbc", "jdbc:postgresql://10.88.0.1:5434/app");
+    private static final String POLICY = """
+            apiVersion: poolbudget.io/v1alpha1
+            kind: PoolPolicy
+            metadata: {name: %s}
+            spec:
+              database:
+                cores: 4
+                observe: {secretName: pg-monitor, intervalSeconds: 10}
+              injection: {preset: %s}
+              targets: [{name: %s}]
+            """;
+
+    @BeforeAll
+    static void start() {
+        startOperator("observe", "0s");
+    }
+
+    @Test
+    void reportsPostgresCountForTheAppAndFlagsAnAppThatIgnoresTheVariable() {
+        secret("monitor");
+        create(RealApps.app(ns, "good", 2, Map.of(), 0));
+        applyPolicy(POLICY.formatted("good-db", "spring-boot-hikari", "good"));
+        PoolPolicy good = awaitPolicy("good-db", p -> "Applied".equals(target(p, "good").getState()));
+        awaitRolledOut("good");
+        int applied = target(good, "good").getAppliedPoolSize();
+        try (var sampler = ConnectionSampler.start(Set.of(RealApps.appName(ns, "good")))) {
+            Awaitility.await("PostgreSQL's count of the good app").atMost(60, TimeUnit.SECONDS)
+                    .until(() -> sampler.now() == 2 * applied);
+            PoolPolicy seen = awaitPolicy("good-db", p -> Long.valueOf(2L * applied).equals(target(p, "good")
+                    .getObservedConnections()) && condition(p, "ObservationFailing", "False"));
+            System.out.printf("E2E observe: PostgreSQL %d connections of app good, the operator reports %d "
+                    + "(server total %d, max_connections %d)%n", sampler.now(), target(seen, "good").getObservedConnections(),
+                    seen.getStatus().getObserved().getConnections(), seen.getStatus().getObserved().getMaxConnections());
+            assertThat(seen.getStatus().getObserved().getMaxConnections()).isEqualTo(100);
+            assertThat(seen.getStatus().getObserved().getClients()).anySatisfy(c -> {
+                assertThat(c.getClient()).isEqualTo("Deployment/good");
+                assertThat(c.getConnections()).isEqualTo(2L * applied);
+            });
+        }
+
+        // The Spring app reads SPRING_DATASOURCE_HIKARI_*; a policy that writes HIKARI_* is ignored by it
+        create(RealApps.app(ns, "deaf", 2, Map.of(), 0));
+        applyPolicy(POLICY.formatted("deaf-db", "hikari-env", "deaf"));
+        awaitPolicy("deaf-db", p -> "Applied".equals(target(p, "deaf").getState()));
+        awaitRolledOut("deaf");
+        // mid-rollout its unlabelled old pods count as unknown clients; once rolled out, all 20 are its own
+        PoolPolicy flagged = awaitPolicy("deaf-db", p -> condition(p, "ObservedOverBudget", "True")
+                && Long.valueOf(20).equals(target(p, "deaf").getObservedConnections()));
+        var c = flagged.getStatus().getConditions().stream().filter(x -> x.getType().equals("ObservedOverBudget"))
+                .findFirst().orElseThrow();
+        System.out.println("E2E observe: " + c.getReason() + ": " + c.getMessage());
+        assertThat(c.getReason()).isEqualTo("ConnectionsOverBudget");
+        assertThat(c.getMessage()).contains("Deployment/deaf: 20 from its pods, which declare "
+                + target(flagged, "deaf").getLiveConnections());
+        assertThat(target(flagged, "deaf").getObservedConnections()).isEqualTo(20);
+        Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> client.v1().events().inNamespace(ns).list()
+                .getItems().stream().anyMatch(e -> "ConnectionsOverBudget".equals(e.getReason())));
+    }
+
+    @Test
+    void aRefusedLoginIsAConditionAndClearsWhenTheSecretIsFixed() throws Exception {
+        secret("not-the-password");
+        create(RealApps.app(ns, "app", 1, Map.of(), 0));
+        applyPolicy(POLICY.formatted("db", "spring-boot-hikari", "app"));
+        // the plan goes on without the database: the app is sized and Ready while the login is refused
+        PoolPolicy refused = awaitPolicy("db", p -> condition(p, "ObservationFailing", "True")
+                && condition(p, "Ready", "True"));
+        var c = refused.getStatus().getConditions().stream().filter(x -> x.getType().equals("ObservationFailing"))
+                .findFirst().orElseThrow();
+        System.out.println("E2E observe: " + c.getReason() + ": " + c.getMessage());
+        assertThat(c.getReason()).isEqualTo("LoginFailed");
+        assertThat(c.getMessage()).contains("password authentication failed").doesNotContain("not-the-password");
+        var ready = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://localhost:" + operator.port() + "/q/health/ready")).build(),
+                java.net.http.HttpResponse.BodyHandlers.discarding());
+        assertThat(ready.statusCode()).as("the operator stays ready").isEqualTo(200);
+
+        secret("monitor");
+        awaitPolicy("db", p -> condition(p, "ObservationFailing", "False") && p.getStatus().getObserved() != null);
+    }
+
+    private void secret(String password) {
+        client.resource(new SecretBuilder().withNewMetadata().withName("pg-monitor").endMetadata()
+                .withStringData(Map.of("jdbcUrl", JDBC, "username", "poolbudget_monitor", "password", password)).build())
+                .inNamespace(ns).serverSideApply();
+    }
+
+    private static boolean condition(PoolPolicy p, String type, String status) {
+        return p.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals(type) && c.getStatus().equals(status));
+    }
+}
