@@ -6,10 +6,12 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 
 /** Opt-in: the operator reads the database's own view of its connections (PostgreSQL's pg_stat_activity). */
 public class ObserveSpec {
     @Required
+    @Size(max = 253)
     @Pattern("^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
     @JsonPropertyDescription("A Secret in the policy's namespace with the keys jdbcUrl (jdbc:postgresql://host:port/db), "
             + "username and password of a read-only monitoring role (GRANT pg_monitor TO it). The operator keeps one "

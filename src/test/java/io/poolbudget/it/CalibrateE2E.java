@@ -1,0 +1,96 @@
+package io.poolbudget.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.poolbudget.cli.CalibrateCommand;
+import io.poolbudget.sizing.Knee;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code calibrate} against the test PostgreSQL on the real node's bridge, checked against a plain
+ * sweep by an independent tool, PostgreSQL's own pgbench (TPC-B, the same levels): pgbench must reach,
+ * at the knee calibrate found, at least 85 % of pgbench's own best throughput.
+ */
+@ExtendWith(ClusterCondition.class)
+class CalibrateE2E {
+    private static final String JDBC = System.getProperty("poolbudget.e2e.jdbc", "jdbc:postgresql://10.88.0.1:5434/app");
+    private static final Pattern HOST_PORT = Pattern.compile("//([^:/]+):(\\d+)/(\\w+)");
+    private static final int[] LEVELS = {1, 2, 4, 8, 16, 32};
+
+    @Test
+    void theKneeAgreesWithAPlainPgbenchSweep() throws Exception {
+        var out = new ByteArrayOutputStream();
+        var err = new ByteArrayOutputStream();
+        Path plot = Files.createDirectories(Path.of("target/calibrate")).resolve("sweep.svg");
+        int exit = CalibrateCommand.run(new String[] {"--i-understand-this-loads-the-database", "--jdbc-url", JDBC,
+                "--username", "app", "--levels", "1,2,4,8,16,32", "--seconds", "4", "--cores", "2", "--plot",
+                plot.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("PGPASSWORD", "app"));
+        String printed = out.toString(StandardCharsets.UTF_8);
+        System.out.println("E2E calibrate:\n" + printed + err.toString(StandardCharsets.UTF_8));
+        assertThat(exit).isZero();
+        Matcher knee = Pattern.compile("knee: (\\d+) connections").matcher(printed);
+        assertThat(knee.find()).isTrue();
+        int calibrated = Integer.parseInt(knee.group(1));
+        assertThat(printed).contains("database: {budget: " + calibrated + "}");
+        assertThat(Files.readString(plot)).startsWith("<svg").contains("knee");
+
+        List<Knee.Point> pgbench = pgbenchSweep();
+        Knee.Point best = Knee.best(pgbench);
+        Knee.Point atCalibrated = pgbench.stream().filter(p -> p.connections() == calibrated).findFirst().orElseThrow();
+        System.out.printf("E2E calibrate: pgbench knee %d connections; at calibrate's knee %d pgbench reaches %.0f of its "
+                + "best %.0f TPS (at %d)%n", Knee.of(pgbench, 0.05).connections(), calibrated, atCalibrated.tps(),
+                best.tps(), best.connections());
+        assertThat(atCalibrated.tps()).as("pgbench's throughput at calibrate's knee").isGreaterThanOrEqualTo(0.85 * best.tps());
+    }
+
+    private static List<Knee.Point> pgbenchSweep() throws Exception {
+        Matcher m = HOST_PORT.matcher(JDBC);
+        assertThat(m.find()).isTrue();
+        List<String> conn = List.of("-h", m.group(1), "-p", m.group(2), "-U", "app");
+        pgbench(concat(List.of("-i", "-q", "-s", "1"), conn, List.of(m.group(3))));
+        List<Knee.Point> points = new ArrayList<>();
+        StringBuilder table = new StringBuilder("E2E pgbench sweep:\n");
+        for (int n : LEVELS) {
+            String printed = pgbench(concat(List.of("-n", "-c", "" + n, "-j", "" + Math.min(n, 4), "-T", "4"), conn,
+                    List.of(m.group(3))));
+            Matcher tps = Pattern.compile("tps = ([0-9.]+)").matcher(printed);
+            assertThat(tps.find()).as(printed).isTrue();
+            points.add(new Knee.Point(n, Double.parseDouble(tps.group(1)), Double.NaN));
+            table.append(String.format("%11d %10.0f%n", n, Double.parseDouble(tps.group(1))));
+        }
+        System.out.print(table);
+        return points;
+    }
+
+    private static String pgbench(List<String> args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("/usr/lib/postgresql/15/bin/pgbench"));
+        cmd.addAll(args);
+        var pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("PGPASSWORD", "app");
+        var p = pb.start();
+        String printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as("pgbench " + args + ":\n" + printed).isZero();
+        return printed;
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... parts) {
+        List<String> all = new ArrayList<>();
+        for (var part : parts) {
+            all.addAll(part);
+        }
+        return all;
+    }
+}
