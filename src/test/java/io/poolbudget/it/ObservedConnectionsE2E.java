@@ -41,14 +41,21 @@ class ObservedConnectionsE2E extends OperatorTestBase {
         secret("monitor");
         create(RealApps.app(ns, "good", 2, Map.of(), 0));
         applyPolicy(POLICY.formatted("good-db", "spring-boot-hikari", "good"));
-        PoolPolicy good = awaitPolicy("good-db", p -> "Applied".equals(target(p, "good").getState()));
+        awaitPolicy("good-db", p -> "Applied".equals(target(p, "good").getState()));
         awaitRolledOut("good");
-        int applied = target(good, "good").getAppliedPoolSize();
         try (var sampler = ConnectionSampler.start(Set.of(RealApps.appName(ns, "good")))) {
-            Awaitility.await("PostgreSQL's count of the good app").atMost(60, TimeUnit.SECONDS)
-                    .until(() -> sampler.now() == 2 * applied);
-            PoolPolicy seen = awaitPolicy("good-db", p -> Long.valueOf(2L * applied).equals(target(p, "good")
-                    .getObservedConnections()) && condition(p, "ObservationFailing", "False"));
+            // the size may still change once (old pods seen terminating lower it): compare on fresh status each time
+            Awaitility.await("the operator's count of app good equal to PostgreSQL's").atMost(90, TimeUnit.SECONDS)
+                    .pollInterval(500, TimeUnit.MILLISECONDS).until(() -> {
+                        var p = client.resources(PoolPolicy.class).inNamespace(ns).withName("good-db").get();
+                        var t = target(p, "good");
+                        return "Applied".equals(t.getState()) && t.getAppliedPoolSize() != null
+                                && sampler.now() == 2L * t.getAppliedPoolSize()
+                                && Long.valueOf(sampler.now()).equals(t.getObservedConnections())
+                                && condition(p, "ObservationFailing", "False");
+                    });
+            PoolPolicy seen = client.resources(PoolPolicy.class).inNamespace(ns).withName("good-db").get();
+            int applied = target(seen, "good").getAppliedPoolSize();
             System.out.printf("E2E observe: PostgreSQL %d connections of app good, the operator reports %d "
                     + "(server total %d, max_connections %d)%n", sampler.now(), target(seen, "good").getObservedConnections(),
                     seen.getStatus().getObserved().getConnections(), seen.getStatus().getObserved().getMaxConnections());
