@@ -184,7 +184,8 @@ class ChartIT {
         }
         assertThat(alerts).containsExactlyInAnyOrder("PoolBudgetOversubscribed", "PoolBudgetPodsOverBudget",
                 "PoolBudgetRaisePendingTooLong", "PoolBudgetConflict", "PoolBudgetOperatorNotReconciling",
-                "PoolBudgetReconcileErrors", "PoolBudgetOperatorAbsent");
+                "PoolBudgetReconcileErrors", "PoolBudgetOperatorAbsent", "PoolBudgetObservedOverBudget",
+                "PoolBudgetObservationFailing");
         assertThat(rule.toString()).contains("poolbudget_target_raise_pending_seconds) > 600");
     }
 

@@ -84,7 +84,8 @@ class MetricsIT extends OperatorTestBase {
         }
         assertThat(used).as("metrics the alert rules and the Grafana dashboard query").contains(
                 "poolbudget_oversubscribed", "poolbudget_target_raise_pending_seconds", "poolbudget_conflicts",
-                "poolbudget_reconciles_total", "poolbudget_budget_connections", "poolbudget_target_pool_size");
+                "poolbudget_reconciles_total", "poolbudget_budget_connections", "poolbudget_target_pool_size",
+                "poolbudget_observed_over_budget", "poolbudget_observation_failing", "poolbudget_observed_connections");
         assertThat(exported).as("metrics the operator exports").containsAll(used);
 
         String readme = Files.readString(Path.of("README.md"));
