@@ -61,8 +61,8 @@ class InjectionModesIT extends OperatorTestBase {
         var settled = awaitPolicy("db", targetState("web", "Applied", 4));
         awaitRolledOut("web");
         String webVersion = deployment("web").getMetadata().getResourceVersion();
-        String policyVersion = client.resources(PoolPolicy.class).inNamespace(ns).withName("db").get()
-                .getMetadata().getResourceVersion();
+        // the rollout's last pass (old pods done terminating) may still update the status: start from a still policy
+        String policyVersion = stillVersion();
         // Another Deployment in the namespace changes: the policy is reconciled again, with nothing to do.
         create(deployment("unrelated", 1, Map.of()));
         awaitRolledOut("unrelated");
@@ -73,6 +73,21 @@ class InjectionModesIT extends OperatorTestBase {
         assertThat(client.resources(PoolPolicy.class).inNamespace(ns).withName("db").get().getMetadata()
                 .getResourceVersion()).as("status not rewritten").isEqualTo(policyVersion);
         assertThat(settled.getStatus().getTargets()).hasSize(1);
+    }
+
+    /** The policy's resourceVersion once it stayed the same for 3 s (at most 30 s of waiting). */
+    private String stillVersion() throws InterruptedException {
+        String before = null;
+        for (int i = 0; i < 10; i++) {
+            String now = client.resources(PoolPolicy.class).inNamespace(ns).withName("db").get().getMetadata()
+                    .getResourceVersion();
+            if (now.equals(before)) {
+                return now;
+            }
+            before = now;
+            TimeUnit.SECONDS.sleep(3);
+        }
+        throw new AssertionError("PoolPolicy db kept changing for 30 s after its rollout: " + operatorLog());
     }
 
     @Test
