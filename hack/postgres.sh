@@ -3,24 +3,35 @@
 # max_connections, listening only on the pod bridge's gateway (10.88.0.1), so no traffic leaves
 # this machine. The apps connect as user `app` (password `app`) to database `app`.
 #
-#   hack/postgres.sh up   [--for-tests]   start it (after up.sh --real-node: the bridge must exist)
-#   hack/postgres.sh down [--for-tests]   stop it and delete its data
-#   hack/postgres.sh psql [--for-tests] [psql args]   psql as the superuser, in database app
+#   hack/postgres.sh up   [--for-tests|--for-bench]   start it (after up.sh --real-node: the bridge must exist)
+#   hack/postgres.sh down [--for-tests|--for-bench] stop it and delete its data
+#   hack/postgres.sh psql [--for-tests|--for-bench] [psql args]   psql as the superuser, in database app
 #
 # --for-tests: the one ./mvnw verify uses (build/postgres-test, port 5434), beside the demo's.
+# --for-bench: bench/pool-sizes.sh's (build/postgres-bench, 127.0.0.1:5435, max_connections 300);
+#              loopback only, so it needs no real node and never shares a server with the tests.
 # Environment: POOLBUDGET_PG_PORT (default 5433), POOLBUDGET_PG_MAX_CONNECTIONS (default 100).
 set -euo pipefail
 source "$(dirname "$0")/cluster/lib.sh"
 cmd=${1:-}; shift || true
+LISTEN=$BRIDGE_IP
+CLIENTS=$POD_CIDR
+PG_MAX=${POOLBUDGET_PG_MAX_CONNECTIONS:-100}
 if [ "${1:-}" = --for-tests ]; then
   shift
   PG_DIR="$BUILD_AREA/postgres-test"
   PG_PORT=5434
+elif [ "${1:-}" = --for-bench ]; then
+  shift
+  PG_DIR="$BUILD_AREA/postgres-bench"
+  PG_PORT=5435
+  LISTEN=127.0.0.1
+  CLIENTS=127.0.0.1/32
+  PG_MAX=300
 else
   PG_DIR="$BUILD_AREA/postgres"
   PG_PORT=${POOLBUDGET_PG_PORT:-5433}
 fi
-PG_MAX=${POOLBUDGET_PG_MAX_CONNECTIONS:-100}
 PG_VERSION=15
 
 pg_bin() {
@@ -39,15 +50,15 @@ running() { [ -f "$PG_DIR/data/postmaster.pid" ] && as_pg "$BIN_DIR/pg_ctl" -D "
 case "$cmd" in
   up)
     BIN_DIR=$(pg_bin)
-    if running; then log "PostgreSQL is already running on $BRIDGE_IP:$PG_PORT"; exit 0; fi
-    ip -4 addr show 2>/dev/null | grep -q "inet $BRIDGE_IP/" ||
+    if running; then log "PostgreSQL is already running on $LISTEN:$PG_PORT"; exit 0; fi
+    [ "$LISTEN" = 127.0.0.1 ] || ip -4 addr show 2>/dev/null | grep -q "inet $LISTEN/" ||
       die "no interface has $BRIDGE_IP (the pod bridge's gateway). Fix: start the real node first: hack/cluster/up.sh --real-node"
     rm -rf "$PG_DIR"; mkdir -p "$PG_DIR"
     [ "$(id -u)" = 0 ] && chown postgres: "$PG_DIR"
     as_pg "$BIN_DIR/initdb" -D "$PG_DIR/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
       >"$PG_DIR/initdb.log" 2>&1 || { cat "$PG_DIR/initdb.log" >&2; die "initdb failed"; }
     cat >> "$PG_DIR/data/postgresql.conf" <<CONF
-listen_addresses = '$BRIDGE_IP'
+listen_addresses = '$LISTEN'
 port = $PG_PORT
 max_connections = $PG_MAX
 unix_socket_directories = '$PG_DIR'
@@ -60,13 +71,13 @@ tcp_keepalives_idle = 5
 tcp_keepalives_interval = 1
 tcp_keepalives_count = 3
 CONF
-    echo "host all all $POD_CIDR scram-sha-256" >> "$PG_DIR/data/pg_hba.conf"
+    echo "host all all $CLIENTS scram-sha-256" >> "$PG_DIR/data/pg_hba.conf"
     as_pg "$BIN_DIR/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 30 start >/dev/null ||
       { tail -n 20 "$PG_DIR/postgres.log" >&2; die "PostgreSQL did not start (log: $PG_DIR/postgres.log)"; }
     as_pg psql -h "$PG_DIR" -p "$PG_PORT" -U postgres -qAt -c "CREATE ROLE app LOGIN PASSWORD 'app'" \
       -c "CREATE DATABASE app OWNER app" \
       -c "CREATE ROLE poolbudget_monitor LOGIN PASSWORD 'monitor' IN ROLE pg_monitor" >/dev/null
-    log "PostgreSQL $PG_VERSION is up on $BRIDGE_IP:$PG_PORT (max_connections $PG_MAX; user/password/database app)"
+    log "PostgreSQL $PG_VERSION is up on $LISTEN:$PG_PORT (max_connections $PG_MAX; user/password/database app)"
     log "  read-only monitoring role for spec.database.observe: poolbudget_monitor / monitor (pg_monitor)"
     log "  connections per application: hack/postgres.sh psql -c 'select application_name, count(*) from pg_stat_activity group by 1'"
     ;;
@@ -81,5 +92,5 @@ CONF
   psql)
     exec runuser -u postgres -- psql -h "$PG_DIR" -p "$PG_PORT" -U postgres -d app "$@"
     ;;
-  *) die "usage: hack/postgres.sh up|down|psql [--for-tests] [psql args]" ;;
+  *) die "usage: hack/postgres.sh up|down|psql [--for-tests|--for-bench] [psql args]" ;;
 esac

@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.poolbudget.sizing.Knee;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -13,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -25,7 +23,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class LoadSweep implements AutoCloseable {
     static final String SCHEMA = "poolbudget_calibrate";
-    private static final int ACCOUNTS_PER_BRANCH = 100_000;
     private static final Duration WARM_UP = Duration.ofSeconds(1);
 
     record Target(String jdbcUrl, String username, String password) {}
@@ -36,32 +33,21 @@ final class LoadSweep implements AutoCloseable {
 
     private final Target target;
     private final List<String> userSql;
-    private final int scale;
+    private final TpcbLike tpcb;
 
     /** {@code userSql} null: the built-in transaction on {@code scale} branches. */
     LoadSweep(Target target, List<String> userSql, int scale) {
         this.target = target;
         this.userSql = userSql;
-        this.scale = scale;
+        this.tpcb = userSql == null ? new TpcbLike(SCHEMA, scale) : null;
     }
 
     void setUp() throws SQLException {
-        if (userSql != null) {
+        if (tpcb == null) {
             return;
         }
-        try (var pool = pool(1); Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-            s.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
-            s.execute("CREATE SCHEMA " + SCHEMA);
-            s.execute("CREATE TABLE " + SCHEMA + ".branches (bid int PRIMARY KEY, bbalance int, filler char(88))");
-            s.execute("CREATE TABLE " + SCHEMA + ".tellers (tid int PRIMARY KEY, bid int, tbalance int, filler char(84))");
-            s.execute("CREATE TABLE " + SCHEMA + ".accounts (aid int PRIMARY KEY, bid int, abalance int, filler char(84))");
-            s.execute("CREATE TABLE " + SCHEMA + ".history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))");
-            s.execute("INSERT INTO " + SCHEMA + ".branches SELECT b, 0, '' FROM generate_series(1, " + scale + ") b");
-            s.execute("INSERT INTO " + SCHEMA + ".tellers SELECT t, (t - 1) / 10 + 1, 0, '' FROM generate_series(1, "
-                    + scale * 10 + ") t");
-            s.execute("INSERT INTO " + SCHEMA + ".accounts SELECT a, (a - 1) / " + ACCOUNTS_PER_BRANCH + " + 1, 0, '' "
-                    + "FROM generate_series(1, " + (long) scale * ACCOUNTS_PER_BRANCH + ") a");
-            s.execute("VACUUM ANALYZE " + SCHEMA + ".accounts");
+        try (var pool = pool(1); Connection c = pool.getConnection()) {
+            tpcb.create(c);
         }
     }
 
@@ -115,48 +101,19 @@ final class LoadSweep implements AutoCloseable {
     }
 
     private void transaction(Connection c) throws SQLException {
+        if (tpcb != null) {
+            tpcb.run(c);
+            return;
+        }
         c.setAutoCommit(false);
-        try {
-            if (userSql != null) {
-                try (Statement s = c.createStatement()) {
-                    for (String sql : userSql) {
-                        s.execute(sql);
-                    }
-                }
-            } else {
-                var r = ThreadLocalRandom.current();
-                int aid = 1 + r.nextInt(scale * ACCOUNTS_PER_BRANCH);
-                int tid = 1 + r.nextInt(scale * 10);
-                int bid = 1 + r.nextInt(scale);
-                int delta = r.nextInt(-5000, 5001);
-                update(c, "UPDATE " + SCHEMA + ".accounts SET abalance = abalance + ? WHERE aid = ?", delta, aid);
-                try (PreparedStatement p = c.prepareStatement("SELECT abalance FROM " + SCHEMA + ".accounts WHERE aid = ?")) {
-                    p.setInt(1, aid);
-                    p.executeQuery().close();
-                }
-                update(c, "UPDATE " + SCHEMA + ".tellers SET tbalance = tbalance + ? WHERE tid = ?", delta, tid);
-                update(c, "UPDATE " + SCHEMA + ".branches SET bbalance = bbalance + ? WHERE bid = ?", delta, bid);
-                try (PreparedStatement p = c.prepareStatement("INSERT INTO " + SCHEMA + ".history (tid, bid, aid, delta, "
-                        + "mtime) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)")) {
-                    p.setInt(1, tid);
-                    p.setInt(2, bid);
-                    p.setInt(3, aid);
-                    p.setInt(4, delta);
-                    p.executeUpdate();
-                }
+        try (Statement s = c.createStatement()) {
+            for (String sql : userSql) {
+                s.execute(sql);
             }
             c.commit();
         } catch (SQLException e) {
             c.rollback();
             throw e;
-        }
-    }
-
-    private static void update(Connection c, String sql, int delta, int id) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement(sql)) {
-            p.setInt(1, delta);
-            p.setInt(2, id);
-            p.executeUpdate();
         }
     }
 
@@ -180,11 +137,11 @@ final class LoadSweep implements AutoCloseable {
     /** Drops the built-in schema (never the user's tables). */
     @Override
     public void close() {
-        if (userSql != null) {
+        if (tpcb == null) {
             return;
         }
-        try (var pool = pool(1); Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-            s.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
+        try (var pool = pool(1); Connection c = pool.getConnection()) {
+            tpcb.drop(c);
         } catch (SQLException e) {
             System.err.println("calibrate: could not drop schema " + SCHEMA + " (" + e.getMessage() + "): drop it by hand");
         }
