@@ -134,7 +134,8 @@ public final class PolicyPlanner {
                     Limits.bounded("database.maxConnections", db.getMaxConnections(), 1, Limits.CONNECTIONS),
                     Limits.bounded("database.reservedConnections", db.getReservedConnections() == null ? 0
                             : db.getReservedConnections(), 0, Limits.CONNECTIONS),
-                    Limits.bounded("database.budget", db.getBudget(), 1, Limits.CONNECTIONS));
+                    Limits.bounded("database.budget", db.getBudget(), 1, Limits.CONNECTIONS),
+                    orDefault(db.getInstances(), 1));
         } catch (InvalidInputException e) {
             throw new InvalidPolicyException("spec." + e.field(), e.getMessage().substring(e.field().length() + 1));
         }

@@ -36,9 +36,10 @@ final class ObservedAggregator {
     /**
      * @param podIps per listed target ({@code Kind/name}), the addresses of its pods the operator caches
      * @param observation null until the first read has finished
+     * @param instances database.instances: the server read is one of them, so it is held to its share of the budget
      */
     static void apply(PoolPolicyStatus status, ObserveSpec spec, Observation observation, Map<String, Set<String>> podIps,
-                      List<Condition> previous, long generation, Clock clock) {
+                      int instances, List<Condition> previous, long generation, Clock clock) {
         List<Condition> conditions = status.getConditions();
         if (observation == null) {
             conditions.add(Conditions.carry(previous, Conditions.OBSERVATION_FAILING, Conditions.UNKNOWN,
@@ -83,7 +84,9 @@ final class ObservedAggregator {
                 }
             }
         }
-        long budget = status.getBudget().getConnections();
+        long budget = Math.floorDiv(status.getBudget().getConnections() + instances - 1, instances);
+        String budgetText = instances == 1 ? "the budget of " + budget : "the budget of " + budget + " per instance ("
+                + status.getBudget().getConnections() + " over " + instances + " instances)";
         long capacity = observation.maxConnections() - observation.superuserReserved();
         String others = byAddress ? byClient.entrySet().stream().filter(e -> !e.getKey().contains("/"))
                 .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")) : "";
@@ -91,17 +94,17 @@ final class ObservedAggregator {
             conditions.add(Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, TRUE,
                     Conditions.REASON_CAPACITY_BELOW_BUDGET, "max_connections " + observation.maxConnections()
                             + " − superuser_reserved_connections " + observation.superuserReserved() + " = " + capacity
-                            + " is below the budget of " + budget + ": set database.maxConnections: "
+                            + " is below " + budgetText + ": set database.maxConnections: "
                             + observation.maxConnections() + " in the policy, or raise max_connections", generation, clock));
         } else if (total > budget) {
             conditions.add(Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, TRUE,
                     Conditions.REASON_CONNECTIONS_OVER_BUDGET, "PostgreSQL holds " + total + " client connections, above "
-                            + "the budget of " + budget + (suspects.isEmpty() ? "" : "; " + String.join("; ", suspects))
+                            + budgetText + (suspects.isEmpty() ? "" : "; " + String.join("; ", suspects))
                             + (others.isEmpty() ? "" : "; not from a target: " + others), generation, clock));
         } else {
             conditions.add(Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, FALSE,
-                    Conditions.REASON_WITHIN_BUDGET, "PostgreSQL holds " + total + " client connections; the budget is "
-                            + budget, generation, clock));
+                    Conditions.REASON_WITHIN_BUDGET, "PostgreSQL holds " + total + " client connections, within "
+                            + budgetText, generation, clock));
         }
     }
 

@@ -101,8 +101,9 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         Map<String, Set<String>> podIps = new HashMap<>();
         result.targets().stream().filter(t -> t.workload() != null)
                 .forEach(t -> podIps.put(t.kind() + "/" + t.name(), view.podIps(t.workload())));
+        Integer instances = policy.getSpec().getDatabase().getInstances();
         ObservedAggregator.apply(desired, spec, context.getSecondaryResource(Observation.class).orElse(null), podIps,
-                policy.getStatus() == null ? null : policy.getStatus().getConditions(),
+                instances == null ? 1 : instances, policy.getStatus() == null ? null : policy.getStatus().getConditions(),
                 policy.getMetadata().getGeneration() == null ? 0 : policy.getMetadata().getGeneration(), clock);
     }
 

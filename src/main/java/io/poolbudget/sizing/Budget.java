@@ -13,6 +13,16 @@ public record Budget(long connections, Term term, String explanation) {
     }
 
     public static Budget of(DatabaseInput db) {
+        Budget one = ofOneInstance(db);
+        if (db.instances() == 1) {
+            return one;
+        }
+        long all = Limits.saturatedMultiply(one.connections(), db.instances());
+        return new Budget(all, one.term(), "budget " + all + " = " + db.instances() + " instances × " + one.connections()
+                + " per instance, where per instance " + one.explanation());
+    }
+
+    private static Budget ofOneInstance(DatabaseInput db) {
         long formula = (long) db.cores() * db.connectionsPerCore() + db.effectiveSpindles();
         String formulaText = "cores " + db.cores() + " × " + db.connectionsPerCore() + " per core + "
                 + db.effectiveSpindles() + " effective spindles = " + formula;

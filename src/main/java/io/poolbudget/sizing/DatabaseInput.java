@@ -2,11 +2,20 @@ package io.poolbudget.sizing;
 
 /**
  * A database's capacity. {@code maxConnections} and {@code budget} may be null (not given).
- * Field names are the PoolPolicy's, so errors name what the user wrote.
+ * Every figure is one instance's; {@code instances} identical instances behind one endpoint (read
+ * replicas behind a reader endpoint) multiply the budget. Field names are the PoolPolicy's, so errors
+ * name what the user wrote.
  */
 public record DatabaseInput(int cores, int effectiveSpindles, int connectionsPerCore, Integer maxConnections,
-                            int reservedConnections, Integer budget) {
+                            int reservedConnections, Integer budget, int instances) {
+    public DatabaseInput(int cores, int effectiveSpindles, int connectionsPerCore, Integer maxConnections,
+                         int reservedConnections, Integer budget) {
+        this(cores, effectiveSpindles, connectionsPerCore, maxConnections, reservedConnections, budget, 1);
+    }
+
     public DatabaseInput {
+        Check.atLeast("database.instances", instances, 1);
+        Check.atMost("database.instances", instances, Limits.INSTANCES);
         Check.atLeast("database.cores", cores, 1);
         Check.atMost("database.cores", cores, Limits.CORES);
         Check.atMost("database.connectionsPerCore", connectionsPerCore, Limits.CONNECTIONS_PER_CORE);

@@ -25,6 +25,8 @@ public final class Limits {
     /** A container name (DNS label). */
     public static final int CONTAINER_NAME_LENGTH = 63;
     public static final int CONTAINERS = 64;
+    /** Identical database instances behind one endpoint (database.instances). */
+    public static final int INSTANCES = 1_000;
 
     /** {@code value} as an int, or an error naming {@code field} and the allowed range. */
     public static int bounded(String field, long value, long min, long max) {

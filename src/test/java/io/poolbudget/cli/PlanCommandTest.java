@@ -94,6 +94,19 @@ class PlanCommandTest {
     }
 
     @Test
+    void aReaderEndpointOverIdenticalReplicasMultipliesTheBudget() throws IOException {
+        // 3 replicas of 2 cores: 4 connections each, 12 through the reader endpoint
+        Path p = file("p.yaml", policy("{cores: 2, instances: 3}", "    - {name: api}\n    - {name: worker}\n"));
+        Run run = plan(WORKLOADS, "-f", p.toString(), "-f", "-");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("budget 12 = 3 instances × 4 per instance, where per instance budget 4 = cores 2");
+        Path bad = file("bad.yaml", policy("{cores: 2, instances: 0}", "    - {name: api}\n"));
+        Run refused = plan(WORKLOADS, "-f", bad.toString(), "-f", "-");
+        assertThat(refused.exit()).isEqualTo(PlanCommand.BAD_INPUT);
+        assertThat(refused.err()).contains("spec.database.instances must be at least 1, got 0");
+    }
+
+    @Test
     void oversubscribedExitsThreeWithTheMinimums() throws IOException {
         Path p = file("p.yaml", policy("{cores: 2}", "    - {name: api, minPoolSize: 2}\n    - {name: worker}\n"));
         Run run = plan(WORKLOADS, "-f", p.toString(), "-f", "-");

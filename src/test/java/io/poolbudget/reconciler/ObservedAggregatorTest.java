@@ -97,7 +97,7 @@ class ObservedAggregatorTest {
         var spec = new ObserveSpec();
         spec.setSecretName("pg-monitor");
         spec.setGroupBy(groupBy);
-        ObservedAggregator.apply(st, spec, o, new HashMap<>(PODS), null, 1, CLOCK);
+        ObservedAggregator.apply(st, spec, o, new HashMap<>(PODS), 1, null, 1, CLOCK);
     }
 
     private static Condition condition(PoolPolicyStatus st, String type) {

@@ -39,6 +39,28 @@ class BudgetTest {
     }
 
     @Test
+    void identicalInstancesMultiplyTheCappedPerInstanceBudget() {
+        // three read replicas of 4 cores behind one reader endpoint, each max_connections 20 with 14 reserved
+        var replicas = Budget.of(new DatabaseInput(4, 0, 2, 20, 14, null, 3));
+        assertThat(replicas.connections()).isEqualTo(18);
+        assertThat(replicas.term()).isEqualTo(Budget.Term.MAX_CONNECTIONS);
+        assertThat(replicas.explanation()).startsWith("budget 18 = 3 instances × 6 per instance, where per instance "
+                + "budget 6 = maxConnections 20 − 14 reserved = 6");
+        assertThat(Budget.of(new DatabaseInput(4, 0, 2, null, 0, null, 1)))
+                .isEqualTo(Budget.of(new DatabaseInput(4, 0, 2, null, 0, null)));
+        assertThat(Budget.of(new DatabaseInput(Limits.CORES, Limits.SPINDLES, Limits.CONNECTIONS_PER_CORE, null, 0, null,
+                Limits.INSTANCES)).connections()).isEqualTo(100_100_000_000L);
+    }
+
+    @Test
+    void instancesAreBounded() {
+        assertThatThrownBy(() -> new DatabaseInput(4, 0, 2, null, 0, null, 0))
+                .hasMessage("database.instances must be at least 1, got 0");
+        assertThatThrownBy(() -> new DatabaseInput(4, 0, 2, null, 0, null, Limits.INSTANCES + 1))
+                .hasMessageStartingWith("database.instances must be at most 1000");
+    }
+
+    @Test
     void badDatabasesNameTheFieldAndTheFix() {
         assertThatThrownBy(() -> new DatabaseInput(0, 0, 2, null, 0, null))
                 .isInstanceOf(InvalidInputException.class).hasMessage("database.cores must be at least 1, got 0");

@@ -53,10 +53,19 @@ public class DatabaseSpec {
             + "Still capped by maxConnections - reservedConnections.")
     private Long budget;
 
+    @Min(1)
+    @Max(Limits.INSTANCES)
+    @Default("1")
+    @JsonPropertyDescription("Identical instances behind one endpoint that spreads connections over them (read replicas "
+            + "behind a reader endpoint). Every other figure here is one instance's; the budget is multiplied by this.")
+    private Integer instances = 1;
+
     @JsonPropertyDescription("Read the database's own connection count (PostgreSQL) and report it beside the budget; "
             + "flags an app that ignores the injected size and clients the policy does not know.")
     private ObserveSpec observe;
 
+    public Integer getInstances() { return instances; }
+    public void setInstances(Integer instances) { this.instances = instances; }
     public ObserveSpec getObserve() { return observe; }
     public void setObserve(ObserveSpec observe) { this.observe = observe; }
     public String getName() { return name; }
