@@ -16,7 +16,8 @@ final class BenchPlot {
     public static void main(String[] args) throws java.io.IOException {
         var csv = java.nio.file.Path.of(args[0]);
         var byRate = new java.util.LinkedHashMap<Long, java.util.List<OpenModel.Result>>();
-        for (String line : java.nio.file.Files.readAllLines(csv).subList(1, java.nio.file.Files.readAllLines(csv).size())) {
+        var lines = java.nio.file.Files.readAllLines(csv);
+        for (String line : lines.subList(1, lines.size())) {
             var m = java.util.regex.Pattern.compile("^(\\d+),\"([^\"]*)\",(.*)$").matcher(line);
             if (!m.matches()) {
                 continue;

@@ -1,6 +1,5 @@
 package io.poolbudget.reconciler;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -11,8 +10,6 @@ interface WorkloadWriter {
 
     /** Applies a partial object; returns null, or the reason another field manager blocks it. */
     String apply(HasMetadata partial);
-
-    String apply(ConfigMap configMap);
 
     void deleteConfigMap(String namespace, String name);
 
@@ -34,11 +31,6 @@ interface WorkloadWriter {
                 }
                 count.accept(problem == null ? PolicyMetrics.WriteOutcome.applied : PolicyMetrics.WriteOutcome.conflict);
                 return problem;
-            }
-
-            @Override
-            public String apply(ConfigMap configMap) {
-                return apply((HasMetadata) configMap);
             }
 
             @Override
@@ -79,11 +71,6 @@ interface WorkloadWriter {
                     }
                     throw e;
                 }
-            }
-
-            @Override
-            public String apply(ConfigMap configMap) {
-                return apply((HasMetadata) configMap);
             }
 
             @Override

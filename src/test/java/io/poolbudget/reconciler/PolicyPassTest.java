@@ -2,7 +2,6 @@ package io.poolbudget.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -29,11 +28,6 @@ class PolicyPassTest {
         public String apply(HasMetadata partial) {
             applied.add(partial);
             return conflict;
-        }
-
-        @Override
-        public String apply(ConfigMap configMap) {
-            return apply((HasMetadata) configMap);
         }
 
         @Override
