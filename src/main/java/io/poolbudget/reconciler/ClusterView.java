@@ -44,7 +44,9 @@ final class ClusterView implements WorkloadCatalog {
         this.deployments = byName(deployments);
         this.statefulSets = byName(statefulSets);
         this.scalers = hpas.stream().map(Workloads::scaler).filter(Objects::nonNull).toList();
-        this.pods = pods;
+        // a pod the marker and version 0.1's label both select comes from both informers: count it once
+        this.pods = pods.stream().collect(Collectors.toMap(p -> p.getMetadata().getUid() != null ? p.getMetadata().getUid()
+                : p.getMetadata().getName(), Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new)).values();
         this.configMaps = byName(configMaps);
     }
 
@@ -57,7 +59,7 @@ final class ClusterView implements WorkloadCatalog {
         String ns = context.getPrimaryResource().getMetadata().getNamespace();
         return new ClusterView(cached(context, Deployment.class, ns), cached(context, StatefulSet.class, ns),
                 cached(context, HorizontalPodAutoscaler.class, ns),
-                // pods and ConfigMaps: only those labelled for this policy
+                // pods and ConfigMaps: only those this policy (or version 0.1 for it) sized
                 context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class));
     }
 
@@ -91,15 +93,28 @@ final class ClusterView implements WorkloadCatalog {
                 : statefulSets.get(w.name()).getSpec().getTemplate();
     }
 
-    ConfigMap configMap(Workload w) {
-        return configMaps.get(Injection.configMapName(w.kind(), w.name()));
+    /** The policy's ConfigMap for the workload; before its first write after an upgrade, version 0.1's. */
+    ConfigMap configMap(Workload w, Owner owner) {
+        ConfigMap ours = configMaps.get(owner.configMapName(w.kind(), w.name()));
+        return ours != null ? ours : legacyConfigMap(w, owner);
+    }
+
+    /** Version 0.1's ConfigMap of the workload, when it was this policy's. */
+    ConfigMap legacyConfigMap(Workload w, Owner owner) {
+        ConfigMap old = configMaps.get(Owner.legacyConfigMapName(w.kind(), w.name()));
+        return old != null && owner.legacy(old.getMetadata()) ? old : null;
+    }
+
+    /** The workload object itself, as cached (for its managed fields). */
+    HasMetadata object(Workload w) {
+        return w.kind() == WorkloadKind.Deployment ? deployments.get(w.name()) : statefulSets.get(w.name());
     }
 
     /**
      * Fully rolled out: the controller has seen the current spec, every replica is updated and
      * available, and no pod of an older revision (one carrying another pool size) is left.
      */
-    boolean rolledOut(Workload w, InjectionSpec spec, List<String> containers) {
+    boolean rolledOut(Workload w, Owner owner, InjectionSpec spec, List<String> containers) {
         LabelSelector selector = selector(w);
         boolean controllerDone;
         if (w.kind() == WorkloadKind.Deployment) {
@@ -122,9 +137,10 @@ final class ClusterView implements WorkloadCatalog {
         if (!controllerDone || spec == null) {
             return controllerDone;
         }
-        String current = Injection.revision(spec, template(w), containers);
+        String current = Injection.revision(owner, spec, template(w), containers);
         return pods.stream().filter(p -> selector != null && Workloads.matches(selector, p.getMetadata().getLabels()))
-                .noneMatch(p -> !Objects.equals(current, Injection.podRevision(spec, p.getMetadata(), p.getSpec(), containers)));
+                .noneMatch(p -> !Objects.equals(current,
+                        Injection.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)));
     }
 
     /** What a workload's pods hold now: pods (terminating ones included), of them terminating, Σ pool sizes. */
@@ -138,7 +154,7 @@ final class ClusterView implements WorkloadCatalog {
      * the informer does not cache (started before the operator first sized it), counted from its status at the
      * size its template gives them, else at the app's default.
      */
-    Live live(Workload w, InjectionSpec spec, List<String> containers) {
+    Live live(Workload w, Owner owner, InjectionSpec spec, List<String> containers) {
         int appDefault = Injection.appDefault(spec);
         PodTemplateSpec template = template(w);
         LabelSelector selector = selector(w);
@@ -149,7 +165,7 @@ final class ClusterView implements WorkloadCatalog {
             if (selector == null || !Workloads.matches(selector, p.getMetadata().getLabels())) {
                 continue;
             }
-            Integer held = Injection.heldSize(spec, p.getMetadata(), p.getSpec(), containers);
+            Integer held = Injection.heldSize(owner, spec, p.getMetadata(), p.getSpec(), containers);
             sizes += held == null ? appDefault : held;
             if (p.getMetadata().getDeletionTimestamp() != null) {
                 terminating++;
@@ -158,9 +174,9 @@ final class ClusterView implements WorkloadCatalog {
             }
         }
         int unseen = Math.max(0, statusReplicas(w) - labelledRunning);
-        boolean ours = template.getMetadata() != null && template.getMetadata().getLabels() != null
-                && template.getMetadata().getLabels().containsKey(Injection.POLICY_LABEL);
-        Integer templateHeld = ours ? null : Injection.heldSize(spec, template.getMetadata(), template.getSpec(), containers);
+        boolean ours = owner.sized(template.getMetadata());
+        Integer templateHeld = ours ? null
+                : Injection.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
         sizes += (long) unseen * (templateHeld == null ? appDefault : templateHeld);
         return new Live(labelledRunning + unseen + terminating, terminating, sizes);
     }

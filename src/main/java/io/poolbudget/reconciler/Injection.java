@@ -27,16 +27,14 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What the operator writes into a workload, as partial objects for server-side apply: only the
- * fields it owns (its env entries, one pod-template label, the config hash), never replicas or
- * other variables. Pure: builds and reads objects, talks to no API.
+ * What one policy writes into a workload, as partial objects for server-side apply: only the
+ * fields it owns (its env entries, the shared marker label, its pool-size annotation and in ConfigMap
+ * mode its config hash), never replicas or other variables. The names are the policy's own
+ * ({@link Owner}), so two policies writing different variables coexist. The pool-size annotation is
+ * on the pod template in both modes, so every pod says which pool size it was started with. Pure:
+ * builds and reads objects, talks to no API.
  */
 public final class Injection {
-    public static final String FIELD_MANAGER = "poolbudget-operator";
-    public static final String POLICY_LABEL = "poolbudget.io/policy";
-    public static final String HASH_ANNOTATION = "poolbudget.io/config-hash";
-    /** On the pod template in both modes, so every pod says which pool size it was started with. */
-    public static final String SIZE_ANNOTATION = "poolbudget.io/pool-size";
     static final String MAX_KEY = "maxPoolSize";
     static final String MIN_KEY = "minIdle";
 
@@ -65,8 +63,11 @@ public final class Injection {
      * the first chosen container, else null (not known from the spec: the app's default, or a value the user
      * sets through valueFrom).
      */
-    static Integer heldSize(InjectionSpec spec, ObjectMeta meta, PodSpec pod, List<String> containers) {
-        String annotated = meta == null || meta.getAnnotations() == null ? null : meta.getAnnotations().get(SIZE_ANNOTATION);
+    static Integer heldSize(Owner owner, InjectionSpec spec, ObjectMeta meta, PodSpec pod, List<String> containers) {
+        String annotated = Owner.annotation(meta, owner.sizeAnnotation());
+        if (annotated == null && owner.legacy(meta)) {
+            annotated = Owner.annotation(meta, Owner.LEGACY_SIZE_ANNOTATION);
+        }
         if (annotated != null) {
             return parse(annotated);
         }
@@ -83,12 +84,12 @@ public final class Injection {
      * ref, another ConfigMap): server-side apply cannot turn that into our value, so it is a conflict to report.
      * Null when there is none.
      */
-    static String foreignValueFrom(WorkloadKind kind, String workload, InjectionSpec spec, PodSpec pod,
+    static String foreignValueFrom(Owner owner, WorkloadKind kind, String workload, InjectionSpec spec, PodSpec pod,
                                    List<String> containers) {
         if (pod == null || pod.getContainers() == null) {
             return null;
         }
-        String ours = configMapName(kind, workload);
+        List<String> ours = List.of(owner.configMapName(kind, workload), Owner.legacyConfigMapName(kind, workload));
         for (Container c : pod.getContainers()) {
             if (!containers.contains(c.getName()) || c.getEnv() == null) {
                 continue;
@@ -98,7 +99,7 @@ public final class Injection {
                     continue;
                 }
                 var ref = e.getValueFrom().getConfigMapKeyRef();
-                boolean oursToo = spec.getMode() == InjectionMode.ConfigMap && ref != null && ours.equals(ref.getName());
+                boolean oursToo = spec.getMode() == InjectionMode.ConfigMap && ref != null && ours.contains(ref.getName());
                 if (!oursToo) {
                     return "container '" + c.getName() + "' sets " + e.getName() + " through valueFrom, which the operator "
                             + "cannot replace with its value: remove that valueFrom from your manifest (the operator then "
@@ -124,16 +125,12 @@ public final class Injection {
         return List.copyOf(spec.getContainers());
     }
 
-    public static String configMapName(WorkloadKind kind, String workload) {
-        String name = "poolbudget-" + kind.name().toLowerCase() + "-" + workload;
-        return name.length() <= 253 ? name : name.substring(0, 240) + "-" + hash(name).substring(0, 12);
-    }
-
     /** The pool size the pod template carries now: null when any chosen container lacks it. */
-    static Integer appliedSize(InjectionSpec spec, PodTemplateSpec template, List<String> containers, ConfigMap cm) {
+    static Integer appliedSize(Owner owner, InjectionSpec spec, PodTemplateSpec template, List<String> containers,
+                               ConfigMap cm) {
         if (spec.getMode() == InjectionMode.ConfigMap) {
             String value = cm == null || cm.getData() == null ? null : cm.getData().get(MAX_KEY);
-            return value == null || revision(spec, template, containers) == null ? null : parse(value);
+            return value == null || revision(owner, spec, template, containers) == null ? null : parse(value);
         }
         Integer max = null;
         for (String c : containers) {
@@ -151,24 +148,26 @@ public final class Injection {
      * (Env) or the config-hash annotation (ConfigMap). Pods whose value differs from the template's
      * belong to an older revision and may hold a different pool.
      */
-    static String revision(InjectionSpec spec, PodTemplateSpec template, List<String> containers) {
+    static String revision(Owner owner, InjectionSpec spec, PodTemplateSpec template, List<String> containers) {
         if (spec.getMode() == InjectionMode.ConfigMap) {
             ObjectMeta meta = template.getMetadata();
-            return meta == null || meta.getAnnotations() == null ? null : meta.getAnnotations().get(HASH_ANNOTATION);
+            String hash = Owner.annotation(meta, owner.hashAnnotation());
+            return hash != null || !owner.legacy(meta) ? hash : Owner.annotation(meta, Owner.LEGACY_HASH_ANNOTATION);
         }
         return containers.isEmpty() ? null : envValue(template.getSpec(), containers.get(0), EnvNames.of(spec).maxPoolSize());
     }
 
-    static String podRevision(InjectionSpec spec, ObjectMeta podMeta, PodSpec podSpec, List<String> containers) {
-        return revision(spec, new PodTemplateSpec(podMeta, podSpec), containers);
+    static String podRevision(Owner owner, InjectionSpec spec, ObjectMeta podMeta, PodSpec podSpec,
+                              List<String> containers) {
+        return revision(owner, spec, new PodTemplateSpec(podMeta, podSpec), containers);
     }
 
-    /** The partial workload to apply: the env entries (literal, or referencing the ConfigMap), the label, the hash. */
-    static HasMetadata workloadPatch(WorkloadKind kind, String namespace, String name, String policy, InjectionSpec spec,
+    /** The partial workload to apply: the env entries (literal, or referencing the ConfigMap), the label, the size and hash. */
+    static HasMetadata workloadPatch(WorkloadKind kind, String namespace, String name, Owner owner, InjectionSpec spec,
                                      List<String> containers, int size) {
         EnvNames names = EnvNames.of(spec);
         boolean viaConfigMap = spec.getMode() == InjectionMode.ConfigMap;
-        String cm = configMapName(kind, name);
+        String cm = owner.configMapName(kind, name);
         List<Container> patched = new ArrayList<>();
         for (String c : containers) {
             List<EnvVar> env = new ArrayList<>();
@@ -178,10 +177,10 @@ public final class Injection {
             }
             patched.add(new ContainerBuilder().withName(c).withEnv(env).build());
         }
-        var meta = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().addToLabels(POLICY_LABEL, policy)
-                .addToAnnotations(SIZE_ANNOTATION, Integer.toString(size));
+        var meta = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().addToLabels(Owner.SIZED_LABEL, "true")
+                .addToAnnotations(owner.sizeAnnotation(), Integer.toString(size));
         if (viaConfigMap) {
-            meta.addToAnnotations(HASH_ANNOTATION, hash(configMapData(size).toString()).substring(0, 16));
+            meta.addToAnnotations(owner.hashAnnotation(), hash(configMapData(size).toString()).substring(0, 16));
         }
         PodTemplateSpec template = new PodTemplateSpecBuilder().withMetadata(meta.build())
                 .withNewSpec().withContainers(patched).endSpec().build();
@@ -192,16 +191,23 @@ public final class Injection {
                         .withNewSpec().withTemplate(template).endSpec().build();
     }
 
-    /** Applying this gives up every field the operator owned in the workload. */
+    /** Applying this (under the policy's field manager) gives up every field the policy owned in the workload. */
     static HasMetadata release(WorkloadKind kind, String namespace, String name) {
         return kind == WorkloadKind.Deployment
                 ? new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build()
                 : new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build();
     }
 
-    static ConfigMap configMap(WorkloadKind kind, String namespace, String workload, String policy, int size) {
-        return new ConfigMapBuilder().withNewMetadata().withName(configMapName(kind, workload)).withNamespace(namespace)
-                .addToLabels(POLICY_LABEL, policy).addToLabels("app.kubernetes.io/managed-by", FIELD_MANAGER)
+    /** Deployment or StatefulSet (a cached object may lack its kind field). */
+    static WorkloadKind kindOf(HasMetadata workload) {
+        return workload instanceof io.fabric8.kubernetes.api.model.apps.StatefulSet ? WorkloadKind.StatefulSet
+                : WorkloadKind.Deployment;
+    }
+
+    static ConfigMap configMap(WorkloadKind kind, String namespace, String workload, Owner owner, int size) {
+        return new ConfigMapBuilder().withNewMetadata().withName(owner.configMapName(kind, workload)).withNamespace(namespace)
+                .addToLabels(Owner.SIZED_LABEL, "true").addToLabels(Owner.POLICY_LABEL, owner.key())
+                .addToLabels("app.kubernetes.io/managed-by", "poolbudget-operator")
                 .endMetadata().withData(configMapData(size)).build();
     }
 

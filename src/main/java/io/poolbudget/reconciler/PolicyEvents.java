@@ -24,6 +24,8 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class PolicyEvents {
     private static final Logger LOG = Logger.getLogger(PolicyEvents.class);
+    /** The events' source component (and version 0.1's single field manager). */
+    static final String COMPONENT = "poolbudget-operator";
     static final String APPLIED = "PoolSizeApplied";
     static final String RELEASED = "PoolSizeReleased";
     static final String LIVE_WITHIN_BUDGET = "LiveWithinBudget";
@@ -96,8 +98,8 @@ final class PolicyEvents {
                 .withName(meta.getName()).withNamespace(meta.getNamespace()).withUid(meta.getUid()).endInvolvedObject()
                 .withType(type).withReason(reason)
                 .withMessage(message.length() > 1000 ? message.substring(0, 1000) + "…" : message)
-                .withNewSource().withComponent(Injection.FIELD_MANAGER).endSource()
-                .withReportingComponent(Injection.FIELD_MANAGER).withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                .withNewSource().withComponent(COMPONENT).endSource()
+                .withReportingComponent(COMPONENT).withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
                 .build();
         try {
             client.v1().events().inNamespace(meta.getNamespace()).resource(event).create();

@@ -58,7 +58,8 @@ final class PolicyPass {
         InjectionSpec injection = policy.getSpec().getInjection();
         boolean dryRun = Boolean.TRUE.equals(policy.getSpec().getDryRun()) || injection == null;
         int appDefault = Injection.appDefault(injection);
-        Map<String, String> claimedByOthers = claims(policy, neighbours, view);
+        Owner owner = Owner.of(policy);
+        Map<String, List<Claims.Claim>> claimedByOthers = Claims.byOthers(policy, neighbours, view);
         Map<String, TargetStatus> previous = previousTargets(policy);
 
         List<TargetOutcome> outcomes = new ArrayList<>();
@@ -76,15 +77,15 @@ final class PolicyPass {
                 problem = e.getMessage();
                 state = State.Invalid;
             }
-            long live = view.live(w, injection, containers).connections(a.poolsPerPod());
+            long live = view.live(w, owner, injection, containers).connections(a.poolsPerPod());
             Integer applied = injection == null || problem != null ? null
-                    : Injection.appliedSize(injection, view.template(w), containers, view.configMap(w));
-            String other = claimedByOthers.get(w.id());
-            if (problem == null && other != null) {
-                problem = "also claimed by PoolPolicy " + other + ": neither policy writes it until one lets it go";
+                    : Injection.appliedSize(owner, injection, view.template(w), containers, view.configMap(w, owner));
+            if (problem == null && injection != null) {
+                problem = Claims.conflict(Claims.writes(injection, containers), claimedByOthers.get(w.id()));
             }
             if (problem == null && injection != null) {
-                problem = Injection.foreignValueFrom(w.kind(), w.name(), injection, view.template(w).getSpec(), containers);
+                problem = Injection.foreignValueFrom(owner, w.kind(), w.name(), injection, view.template(w).getSpec(),
+                        containers);
             }
             if (problem != null) {
                 int holds = applied == null ? appDefault : applied;
@@ -98,11 +99,11 @@ final class PolicyPass {
             TargetStatus before = previous.get(w.id());
             Instant since = before == null || before.getPendingSince() == null ? null : Instant.parse(before.getPendingSince());
             sized.add(new Sized(w, a, containers, live, view.paused(w), new RolloutDecider.TargetState(w.id(),
-                    a.poolSize(), applied, view.rolledOut(w, injection, containers), since, appDefault)));
+                    a.poolSize(), applied, view.rolledOut(w, owner, injection, containers), since, appDefault)));
         }
         List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), blockers, now, window);
         for (int i = 0; i < sized.size(); i++) {
-            outcomes.add(act(policy, sized.get(i), decisions.get(i), dryRun, writer));
+            outcomes.add(act(policy, view, sized.get(i), decisions.get(i), dryRun, writer));
         }
         for (var missing : plan.missing()) {
             outcomes.add(new TargetOutcome(missing.kind().name(), missing.name(), null, null, null, State.NotFound,
@@ -126,14 +127,21 @@ final class PolicyPass {
         }
     }
 
-    private static TargetOutcome act(PoolPolicy policy, Sized s, Decision d, boolean dryRun, WorkloadWriter writer) {
+    private static TargetOutcome act(PoolPolicy policy, ClusterView view, Sized s, Decision d, boolean dryRun,
+                                     WorkloadWriter writer) {
         Workload w = s.workload();
+        Owner owner = Owner.of(policy);
         int size = s.allocation().poolSize();
         Integer applied = s.state().applied();
         if (dryRun) {
             String what = d.action() == Action.NONE ? d.reason() : "would " + d.action().name().toLowerCase().replace('_', ' ')
                     + ": " + d.reason();
             return s.outcome(applied, State.DryRun, what, null, false);
+        }
+        if (s.state().rolledOut() && view.legacyConfigMap(w, owner) != null
+                && Owner.annotation(view.template(w).getMetadata(), owner.sizeAnnotation()) != null) {
+            // version 0.1's ConfigMap: no pod refers to it once this policy's own has rolled out
+            writer.deleteConfigMap(w.namespace(), view.legacyConfigMap(w, owner).getMetadata().getName());
         }
         return switch (d.action()) {
             case NONE -> s.state().rolledOut() ? s.outcome(applied, State.Applied, d.reason(), null, false)
@@ -143,13 +151,16 @@ final class PolicyPass {
             case APPLY -> {
                 var injection = policy.getSpec().getInjection();
                 String problem = null;
-                if (injection.getMode() == InjectionMode.ConfigMap) {
-                    problem = writer.apply(Injection.configMap(w.kind(), w.namespace(), w.name(),
-                            policy.getMetadata().getName(), size));
+                if (Owner.legacyManaged(view.object(w)) && owner.legacy(view.template(w).getMetadata())) {
+                    problem = writer.handOver(view.object(w), owner); // after an upgrade from version 0.1
+                }
+                if (problem == null && injection.getMode() == InjectionMode.ConfigMap) {
+                    problem = writer.apply(owner.fieldManager(), Injection.configMap(w.kind(), w.namespace(), w.name(),
+                            owner, size));
                 }
                 if (problem == null) {
-                    problem = writer.apply(Injection.workloadPatch(w.kind(), w.namespace(), w.name(),
-                            policy.getMetadata().getName(), injection, s.containers(), size));
+                    problem = writer.apply(owner.fieldManager(), Injection.workloadPatch(w.kind(), w.namespace(),
+                            w.name(), owner, injection, s.containers(), size));
                 }
                 if (problem != null) {
                     yield s.outcome(applied, State.Conflict, problem, null, false);
@@ -158,26 +169,6 @@ final class PolicyPass {
                         : s.outcome(size, State.Rolling, d.reason(), null, true);
             }
         };
-    }
-
-    /** Workloads other live policies in the namespace claim, by id, with the first claimant's name. Resolves
-     *  their targets only: a claim does not depend on the claimant's database section or sizing. */
-    private static Map<String, String> claims(PoolPolicy self, Collection<PoolPolicy> neighbours, ClusterView view) {
-        Map<String, String> claimed = new HashMap<>();
-        for (PoolPolicy other : neighbours) {
-            if (other.getMetadata().getName().equals(self.getMetadata().getName())
-                    || other.getMetadata().getDeletionTimestamp() != null) {
-                continue;
-            }
-            try {
-                for (var t : PolicyPlanner.resolve(other, view).targets()) {
-                    claimed.merge(t.workload().id(), other.getMetadata().getName(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
-                }
-            } catch (InvalidPolicyException e) {
-                // a neighbour whose targets cannot be resolved claims nothing; it reports its own problem
-            }
-        }
-        return claimed;
     }
 
     private static Map<String, TargetStatus> previousTargets(PoolPolicy policy) {

@@ -132,15 +132,24 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         }
         String ns = policy.getMetadata().getNamespace();
         var view = ClusterView.of(context);
+        Owner owner = Owner.of(policy);
         for (var t : policy.getStatus().getTargets()) {
             WorkloadKind kind = WorkloadKind.valueOf(t.getKind());
+            var workload = view.find(kind, ns, t.getName());
             // Applying to a workload that is gone would try to create it; a conflicted one was never written.
-            if (t.getAppliedPoolSize() == null || "Conflict".equals(t.getState())
-                    || view.find(kind, ns, t.getName()).isEmpty()) {
+            if (t.getAppliedPoolSize() == null || "Conflict".equals(t.getState()) || workload.isEmpty()) {
                 continue;
             }
-            String problem = writer.apply(Injection.release(kind, ns, t.getName()));
-            writer.deleteConfigMap(ns, Injection.configMapName(kind, t.getName()));
+            var w = workload.get();
+            var legacyConfigMap = view.legacyConfigMap(w, owner);
+            String problem = writer.apply(owner.fieldManager(), Injection.release(kind, ns, t.getName()));
+            if (problem == null && Owner.legacyManaged(view.object(w)) && owner.legacy(view.template(w).getMetadata())) {
+                problem = writer.apply(Owner.LEGACY_MANAGER, Injection.release(kind, ns, t.getName())); // from 0.1
+            }
+            writer.deleteConfigMap(ns, owner.configMapName(kind, t.getName()));
+            if (legacyConfigMap != null) {
+                writer.deleteConfigMap(ns, legacyConfigMap.getMetadata().getName());
+            }
             events.normal(policy, PolicyEvents.RELEASED, t.getKind() + "/" + t.getName()
                     + (problem == null ? ": the operator's pool size settings were removed" : ": " + problem));
         }
@@ -153,9 +162,13 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         // that claimed it before a relabel or deletion); policies per namespace are few.
         SecondaryToPrimaryMapper<HasMetadata> namespacePolicies = r -> context.getPrimaryCache()
                 .list(r.getMetadata().getNamespace()).map(ResourceID::fromResource).collect(Collectors.toSet());
-        SecondaryToPrimaryMapper<HasMetadata> labelledPolicy = r -> {
-            String policy = r.getMetadata().getLabels() == null ? null : r.getMetadata().getLabels().get(Injection.POLICY_LABEL);
-            return policy == null ? Set.of() : Set.of(new ResourceID(policy, r.getMetadata().getNamespace()));
+        // A pod or ConfigMap concerns the policies whose keys it carries (Owner): its pool-size annotations, or the
+        // ConfigMap's (and version 0.1's pods') policy label.
+        SecondaryToPrimaryMapper<HasMetadata> sizedBy = r -> {
+            List<String> keys = Owner.keysOn(r.getMetadata());
+            return keys.isEmpty() ? Set.of() : context.getPrimaryCache().list(r.getMetadata().getNamespace())
+                    .filter(p -> keys.contains(Owner.of(p).key()) || keys.contains(p.getMetadata().getName()))
+                    .map(ResourceID::fromResource).collect(Collectors.toSet());
         };
         return List.of(
                 informer(context, Deployment.class, namespacePolicies, null),
@@ -164,9 +177,11 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
                 // Claims span policies: when one appears, changes or goes, its neighbours must look again
                 // (a conflict appears or clears for both).
                 informer(context, PoolPolicy.class, namespacePolicies, null),
-                // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster.
-                informer(context, Pod.class, labelledPolicy, Injection.POLICY_LABEL),
-                informer(context, ConfigMap.class, labelledPolicy, Injection.POLICY_LABEL),
+                // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster. Pods
+                // version 0.1 labelled come from a second informer until they are gone.
+                informer(context, Pod.class, sizedBy, Owner.SIZED_LABEL),
+                informer(context, Pod.class, sizedBy, Owner.POLICY_LABEL),
+                informer(context, ConfigMap.class, sizedBy, Owner.POLICY_LABEL),
                 // spec.database.observe: the database's own connection count, read on a timer
                 ObservationSource.create(context, client, reader));
     }
@@ -175,6 +190,8 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     private static <R extends HasMetadata> EventSource<?, PoolPolicy> informer(EventSourceContext<PoolPolicy> context,
             Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper, String labelSelector) {
         var config = InformerEventSourceConfiguration.from(type, PoolPolicy.class)
+                .withName(type.getSimpleName().toLowerCase() + (labelSelector == null ? "" : "-" + labelSelector)
+                        .replaceAll("[^a-z0-9-]", "-"))
                 .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper)
                 .withNamespacesInheritedFromController();
         if (labelSelector != null) {

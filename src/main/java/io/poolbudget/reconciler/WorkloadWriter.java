@@ -3,13 +3,22 @@ package io.poolbudget.reconciler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.poolbudget.metrics.PolicyMetrics;
 
-/** The operator's only writes to workloads: server-side apply under its own field manager. */
+/** The operator's only writes to workloads: server-side apply, each policy under its own field manager. */
 interface WorkloadWriter {
 
     /** Applies a partial object; returns null, or the reason another field manager blocks it. */
-    String apply(HasMetadata partial);
+    String apply(String fieldManager, HasMetadata partial);
+
+    /**
+     * After an upgrade from version 0.1 (one field manager for every policy): makes {@code owner}'s manager the
+     * owner of what version 0.1 wrote into this object for it, so that its next apply replaces those fields
+     * instead of conflicting with them. Returns null, or the problem (as {@link #apply}).
+     */
+    String handOver(HasMetadata cached, Owner owner);
 
     void deleteConfigMap(String namespace, String name);
 
@@ -21,16 +30,21 @@ interface WorkloadWriter {
         WorkloadWriter inner = this;
         return new WorkloadWriter() {
             @Override
-            public String apply(HasMetadata partial) {
+            public String apply(String fieldManager, HasMetadata partial) {
                 String problem;
                 try {
-                    problem = inner.apply(partial);
+                    problem = inner.apply(fieldManager, partial);
                 } catch (RuntimeException e) {
                     count.accept(PolicyMetrics.WriteOutcome.error);
                     throw e;
                 }
                 count.accept(problem == null ? PolicyMetrics.WriteOutcome.applied : PolicyMetrics.WriteOutcome.conflict);
                 return problem;
+            }
+
+            @Override
+            public String handOver(HasMetadata cached, Owner owner) {
+                return inner.handOver(cached, owner);
             }
 
             @Override
@@ -44,33 +58,57 @@ interface WorkloadWriter {
     static WorkloadWriter serverSideApply(KubernetesClient client) {
         return new WorkloadWriter() {
             @Override
-            public String apply(HasMetadata partial) {
+            public String apply(String fieldManager, HasMetadata partial) {
                 try {
-                    client.resource(partial).fieldManager(Injection.FIELD_MANAGER).serverSideApply();
+                    client.resource(partial).fieldManager(fieldManager).serverSideApply();
                     return null;
                 } catch (KubernetesClientException e) {
-                    // 409: a field we would set belongs to another manager (the user's manifest sets the same
-                    // variable, say). Taking it by force would start a tug of war; report it instead. Other
-                    // errors propagate, so the reconcile is retried.
-                    if (e.getCode() == 409) {
-                        return conflictMessage(partial, e);
-                    }
-                    // 422: the API server will not merge our field into what is there (the user sets the variable
-                    // through valueFrom, say). Retrying cannot help; report it like an ownership conflict.
-                    if (e.getCode() == 422) {
-                        return partial.getKind() + "/" + partial.getMetadata().getName() + ": the API server rejected "
-                                + "the operator's change (" + detail(e) + "). Remove what your manifest sets for the "
-                                + "pool-size variables, or name other variables in spec.injection.";
-                    }
-                    // 403: the operator's own permissions lack a rule (an edited Role, an old chart). Retrying
-                    // cannot help until an administrator fixes it; say so on the policy instead of retrying silently.
-                    if (e.getCode() == 403) {
-                        return partial.getKind() + "/" + partial.getMetadata().getName() + ": the operator may not write "
-                                + "it (" + detail(e) + "). Give its ServiceAccount the rules of the Helm chart's role "
-                                + "(charts/poolbudget), e.g. by upgrading the release.";
-                    }
-                    throw e;
+                    return problem(partial, e);
                 }
+            }
+
+            @Override
+            public String handOver(HasMetadata cached, Owner owner) {
+                String patch = owner.handOverPatch(cached.getMetadata().getManagedFields());
+                if (patch == null) {
+                    // this policy's manager has its own entry already (version 0.1 wrote again, during the
+                    // upgrade's overlap): version 0.1 gives up its fields; those both own stay
+                    return apply(Owner.LEGACY_MANAGER, Injection.release(Injection.kindOf(cached),
+                            cached.getMetadata().getNamespace(), cached.getMetadata().getName()));
+                }
+                try {
+                    client.resource(cached).patch(PatchContext.of(PatchType.JSON), patch);
+                    return null;
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() == 409 || e.getCode() == 422) {
+                        throw e; // the cache was stale (a guard failed): the retried pass reads it again
+                    }
+                    return problem(cached, e);
+                }
+            }
+
+            private String problem(HasMetadata partial, KubernetesClientException e) {
+                // 409: a field we would set belongs to another manager (the user's manifest sets the same
+                // variable, say). Taking it by force would start a tug of war; report it instead. Other
+                // errors propagate, so the reconcile is retried.
+                if (e.getCode() == 409) {
+                    return conflictMessage(partial, e);
+                }
+                // 422: the API server will not merge our field into what is there (the user sets the variable
+                // through valueFrom, say). Retrying cannot help; report it like an ownership conflict.
+                if (e.getCode() == 422) {
+                    return id(partial) + ": the API server rejected "
+                            + "the operator's change (" + detail(e) + "). Remove what your manifest sets for the "
+                            + "pool-size variables, or name other variables in spec.injection.";
+                }
+                // 403: the operator's own permissions lack a rule (an edited Role, an old chart). Retrying
+                // cannot help until an administrator fixes it; say so on the policy instead of retrying silently.
+                if (e.getCode() == 403) {
+                    return id(partial) + ": the operator may not write "
+                            + "it (" + detail(e) + "). Give its ServiceAccount the rules of the Helm chart's role "
+                            + "(charts/poolbudget), e.g. by upgrading the release.";
+                }
+                throw e;
             }
 
             @Override
@@ -80,12 +118,18 @@ interface WorkloadWriter {
         };
     }
 
+    /** Kind/name; an object from the informer cache may lack its kind field. */
+    private static String id(HasMetadata o) {
+        String kind = o.getKind() != null ? o.getKind() : Injection.kindOf(o).name();
+        return kind + "/" + o.getMetadata().getName();
+    }
+
     private static String detail(KubernetesClientException e) {
         return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
     }
 
     private static String conflictMessage(HasMetadata partial, KubernetesClientException e) {
-        return partial.getKind() + "/" + partial.getMetadata().getName() + ": another field manager owns a field the "
+        return id(partial) + ": another field manager owns a field the "
                 + "operator would set (" + detail(e) + "). Remove that field from your manifest, or pick other "
                 + "variable names in spec.injection.";
     }

@@ -49,16 +49,17 @@ class DeletionPolicyIT extends OperatorTestBase {
         assertThat(templateEnv("web", MAX)).isNull();
         assertThat(templateEnv("web", MIN)).isNull();
         assertThat(templateEnv("web", "DATABASE_URL")).as("the user's own variable stays").isEqualTo("jdbc:postgresql://db/app");
-        assertThat(template.getMetadata().getLabels()).doesNotContainKey("poolbudget.io/policy").containsEntry("app", "web");
+        assertThat(template.getMetadata().getLabels()).doesNotContainKey("poolbudget.io/sized").containsEntry("app", "web");
+        assertThat(template.getMetadata().getAnnotations()).doesNotContainKey("pool-size.poolbudget.io/db");
         assertThat(deployment("web").getSpec().getReplicas()).isEqualTo(2);
     }
 
     @Test
     void removeDeletesTheConfigMapToo() {
         applyAndDelete("Remove", "ConfigMap");
-        assertThat(client.configMaps().inNamespace(ns).withName("poolbudget-deployment-web").get()).isNull();
+        assertThat(client.configMaps().inNamespace(ns).withName("poolbudget-db-deployment-web").get()).isNull();
         assertThat(deployment("web").getSpec().getTemplate().getMetadata().getAnnotations())
-                .doesNotContainKey("poolbudget.io/config-hash");
+                .doesNotContainKey("config-hash.poolbudget.io/db");
         assertThat(templateEnv("web", MAX)).isNull();
     }
 }

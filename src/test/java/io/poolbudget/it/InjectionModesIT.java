@@ -49,7 +49,7 @@ class InjectionModesIT extends OperatorTestBase {
         });
         assertThat(client.apps().replicaSets().inNamespace(ns).list().getItems()).hasSize(2);
         assertThat(web.getMetadata().getManagedFields()).anySatisfy(f -> {
-            assertThat(f.getManager()).isEqualTo("poolbudget-operator");
+            assertThat(f.getManager()).isEqualTo("poolbudget/db");
             assertThat(f.getOperation()).isEqualTo("Apply");
         });
     }
@@ -96,15 +96,15 @@ class InjectionModesIT extends OperatorTestBase {
         applyPolicy(policy("10", "ConfigMap"));
         awaitPolicy("db", targetState("web", "Applied", 4));
         awaitRolledOut("web");
-        var cm = client.configMaps().inNamespace(ns).withName("poolbudget-deployment-web").get();
+        var cm = client.configMaps().inNamespace(ns).withName("poolbudget-db-deployment-web").get();
         assertThat(cm.getData()).containsEntry("maxPoolSize", "4").containsEntry("minIdle", "4");
         String firstHash = deployment("web").getSpec().getTemplate().getMetadata().getAnnotations()
-                .get("poolbudget.io/config-hash");
+                .get("config-hash.poolbudget.io/db");
         assertThat(firstHash).isNotBlank();
         assertThat(livePods("web")).hasSize(3).allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0).getEnv())
                 .anySatisfy(e -> {
                     assertThat(e.getName()).isEqualTo(MAX);
-                    assertThat(e.getValueFrom().getConfigMapKeyRef().getName()).isEqualTo("poolbudget-deployment-web");
+                    assertThat(e.getValueFrom().getConfigMapKeyRef().getName()).isEqualTo("poolbudget-db-deployment-web");
                 }));
         long generation = deployment("web").getMetadata().getGeneration();
 
@@ -112,10 +112,10 @@ class InjectionModesIT extends OperatorTestBase {
         applyPolicy(policy("5", "ConfigMap"));
         awaitPolicy("db", targetState("web", "Applied", 2));
         awaitRolledOut("web");
-        assertThat(client.configMaps().inNamespace(ns).withName("poolbudget-deployment-web").get().getData())
+        assertThat(client.configMaps().inNamespace(ns).withName("poolbudget-db-deployment-web").get().getData())
                 .containsEntry("maxPoolSize", "2");
         assertThat(deployment("web").getSpec().getTemplate().getMetadata().getAnnotations()
-                .get("poolbudget.io/config-hash")).isNotEqualTo(firstHash);
+                .get("config-hash.poolbudget.io/db")).isNotEqualTo(firstHash);
         assertThat(deployment("web").getMetadata().getGeneration()).isEqualTo(generation + 1);
         assertThat(client.apps().replicaSets().inNamespace(ns).list().getItems()).extracting(ReplicaSet::getMetadata)
                 .hasSize(3);

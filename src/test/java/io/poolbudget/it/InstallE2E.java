@@ -187,10 +187,12 @@ class InstallE2E extends OperatorTestBase {
         applyPolicy(POLICY.formatted(4));   // budget 8, 5 peak pods -> 1 per pod (a shrink: no window)
         awaitSized("api", 1);
         // Remove takes back the ConfigMap and the variables: the last of what the operator may call.
+        Awaitility.await("fake-db's ConfigMap for web").atMost(60, TimeUnit.SECONDS).until(() ->
+                client.configMaps().inNamespace(ns).withName("poolbudget-fake-db-deployment-web").get() != null);
         client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("fake-db").delete();
         client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("fake-db")
                 .waitUntilCondition(p -> p == null, 90, TimeUnit.SECONDS);
-        assertThat(client.configMaps().inNamespace(ns).withName("poolbudget-deployment-web").get()).isNull();
+        assertThat(client.configMaps().inNamespace(ns).withName("poolbudget-fake-db-deployment-web").get()).isNull();
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -56,7 +57,8 @@ class PolicyScopeIT extends OperatorTestBase {
         create(deployment("web", 2, Map.of("tier", "web")));
         for (String[] pair : new String[][] {{"first", "second"}, {"second", "first"}}) {
             var p = awaitPolicy(pair[0], q -> target(q, "web") != null && "Conflict".equals(target(q, "web").getState()));
-            assertThat(target(p, "web").getMessage()).contains("also claimed by PoolPolicy " + pair[1]);
+            assertThat(target(p, "web").getMessage()).contains("also claimed by PoolPolicy " + pair[1]
+                    + ", which writes the same variables (HIKARI_MAXIMUM_POOL_SIZE in container 'app'");
             assertThat(p.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Conflict"))
                     .extracting(Condition::getStatus).containsExactly("True");
         }
@@ -65,6 +67,63 @@ class PolicyScopeIT extends OperatorTestBase {
 
         client.resources(PoolPolicy.class).inNamespace(ns).withName("second").delete();
         awaitPolicy("first", targetState("web", "Applied", 4));
+        assertThat(templateEnv("web", MAX)).isEqualTo("4");
+    }
+
+    @Test
+    void aPrimaryAndAReplicaPolicySizeOneWorkloadSideBySide() {
+        create(deployment("web", 2, Map.of()));
+        // web: 2 + 1 + 1 = 4 peak pods. primary: budget 8 × 2 = 16 -> 4; replica: 2 instances × (2 × 2) = 8 -> 2
+        applyPolicy(WEB_POLICY.formatted(8).replace("name: db", "name: primary"));
+        applyPolicy("""
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: replica}
+                spec:
+                  deletionPolicy: Remove
+                  database: {cores: 2, instances: 2}
+                  injection: {maxPoolSizeEnv: REPLICA_POOL_SIZE, minIdleEnv: REPLICA_MIN_IDLE}
+                  targets: [{name: web}]
+                """);
+        awaitPolicy("primary", targetState("web", "Applied", 4));
+        awaitPolicy("replica", targetState("web", "Applied", 2));
+        assertThat(templateEnv("web", MAX)).isEqualTo("4");
+        assertThat(templateEnv("web", "REPLICA_POOL_SIZE")).isEqualTo("2");
+        assertThat(templateEnv("web", "REPLICA_MIN_IDLE")).isEqualTo("2");
+        assertThat(deployment("web").getMetadata().getManagedFields()).extracting(f -> f.getManager())
+                .contains("poolbudget/primary", "poolbudget/replica").doesNotContain("poolbudget-operator");
+
+        // The replica's policy goes (deletionPolicy Remove): its variables go with it, the primary's stay.
+        client.resources(PoolPolicy.class).inNamespace(ns).withName("replica").delete();
+        client.resources(PoolPolicy.class).inNamespace(ns).withName("replica")
+                .waitUntilCondition(p -> p == null, 60, TimeUnit.SECONDS);
+        assertThat(templateEnv("web", "REPLICA_POOL_SIZE")).isNull();
+        assertThat(templateEnv("web", MAX)).isEqualTo("4");
+        assertThat(deployment("web").getSpec().getTemplate().getMetadata().getLabels())
+                .as("the marker both applied stays with the primary").containsEntry("poolbudget.io/sized", "true");
+        awaitPolicy("primary", targetState("web", "Applied", 4));
+    }
+
+    @Test
+    void aWorkloadVersion01SizedIsHandedOverToItsPolicysOwnFieldManager() {
+        create(deployment("web", 2, Map.of()));
+        // what version 0.1 wrote for policy db: one field manager, one label, one annotation
+        client.resource(new DeploymentBuilder().withNewMetadata().withName("web").withNamespace(ns).endMetadata()
+                .withNewSpec().withNewTemplate().withNewMetadata().addToLabels("poolbudget.io/policy", "db")
+                .addToAnnotations("poolbudget.io/pool-size", "6").endMetadata().withNewSpec().addNewContainer()
+                .withName("app").addNewEnv().withName(MAX).withValue("6").endEnv().addNewEnv().withName(MIN).withValue("6")
+                .endEnv().endContainer().endSpec().endTemplate().endSpec().build())
+                .fieldManager("poolbudget-operator").serverSideApply();
+        awaitRolledOut("web");
+        applyPolicy(WEB_POLICY.formatted(8));
+        awaitPolicy("db", targetState("web", "Applied", 4)); // 6 -> 4, a shrink: at once
+        var web = deployment("web");
+        assertThat(web.getMetadata().getManagedFields()).extracting(f -> f.getManager())
+                .contains("poolbudget/db").doesNotContain("poolbudget-operator");
+        assertThat(web.getSpec().getTemplate().getMetadata().getLabels()).doesNotContainKey("poolbudget.io/policy")
+                .containsEntry("poolbudget.io/sized", "true");
+        assertThat(web.getSpec().getTemplate().getMetadata().getAnnotations()).doesNotContainKey("poolbudget.io/pool-size")
+                .containsEntry("pool-size.poolbudget.io/db", "4");
         assertThat(templateEnv("web", MAX)).isEqualTo("4");
     }
 

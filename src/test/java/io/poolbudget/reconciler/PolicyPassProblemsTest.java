@@ -46,7 +46,7 @@ class PolicyPassProblemsTest {
     /** A pod of web, labelled by the operator, holding {@code size}; terminating when {@code terminating}. */
     private static Pod pod(String name, Integer size, boolean terminating) {
         var b = new PodBuilder().withNewMetadata().withName(name).withNamespace("ns")
-                .withLabels(Map.of("app", "web", Injection.POLICY_LABEL, "db")).endMetadata()
+                .withLabels(Map.of("app", "web", Owner.SIZED_LABEL, "true")).endMetadata()
                 .withNewSpec().addNewContainer().withName("app").endContainer().endSpec();
         if (terminating) {
             b.editMetadata().withDeletionTimestamp("2026-01-01T09:59:59Z").endMetadata();
@@ -73,7 +73,7 @@ class PolicyPassProblemsTest {
         // web: 2 replicas by status; one labelled running pod at 6 and one labelled terminating pod at 6, one running
         // pod the cache does not hold (started before the operator labelled web) counted at HikariCP's 10.
         Deployment web = web(4);
-        web.getSpec().getTemplate().getMetadata().setLabels(Map.of(Injection.POLICY_LABEL, "db"));
+        web.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(new Owner("db").sizeAnnotation(), "4"));
         var view = new ClusterView(List.of(web), List.of(), List.of(),
                 List.of(pod("web-1", 6, false), pod("web-0", 6, true)), List.of());
         var result = run(policy("db", SPEC), view);

@@ -19,20 +19,28 @@ import org.junit.jupiter.api.Test;
 class PolicyPassTest {
     private static final Instant NOW = Instant.parse("2026-01-01T10:00:00Z");
 
-    /** Records writes; answers with {@code conflict} (a 409's message) when set. */
+    /** Records writes (and under which field manager); answers with {@code conflict} (a 409's message) when set. */
     static final class RecordingWriter implements WorkloadWriter {
         final List<HasMetadata> applied = new ArrayList<>();
+        final List<String> log = new ArrayList<>();
         String conflict;
 
         @Override
-        public String apply(HasMetadata partial) {
+        public String apply(String fieldManager, HasMetadata partial) {
             applied.add(partial);
+            log.add("apply " + partial.getKind() + "/" + partial.getMetadata().getName() + " as " + fieldManager);
             return conflict;
         }
 
         @Override
+        public String handOver(HasMetadata cached, Owner owner) {
+            log.add("hand over " + cached.getMetadata().getName() + " to " + owner.fieldManager());
+            return null;
+        }
+
+        @Override
         public void deleteConfigMap(String namespace, String name) {
-            throw new AssertionError("a pass never deletes");
+            log.add("delete ConfigMap " + name);
         }
     }
 
@@ -89,7 +97,10 @@ class PolicyPassTest {
         var patch = (Deployment) writer.applied.get(0);
         assertThat(patch.getSpec().getReplicas()).as("never replicas").isNull();
         assertThat(patch.getSpec().getSelector()).isNull();
-        assertThat(patch.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("poolbudget.io/policy", "db");
+        assertThat(patch.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("poolbudget.io/sized", "true");
+        assertThat(patch.getSpec().getTemplate().getMetadata().getAnnotations())
+                .containsExactly(Map.entry("pool-size.poolbudget.io/db", "4"));
+        assertThat(writer.log).containsExactly("apply Deployment/web as poolbudget/db");
         assertThat(patch.getSpec().getTemplate().getSpec().getContainers()).singleElement().satisfies(c -> {
             assertThat(c.getName()).isEqualTo("app");
             assertThat(c.getImage()).isNull();
@@ -126,7 +137,80 @@ class PolicyPassTest {
         var result = run(policy("db", SPEC), view(web(null)), writer, other);
         assertThat(writer.applied).isEmpty();
         assertThat(result.targets().get(0).state()).isEqualTo(State.Conflict);
-        assertThat(result.targets().get(0).message()).startsWith("also claimed by PoolPolicy other");
+        assertThat(result.targets().get(0).message()).isEqualTo("also claimed by PoolPolicy other, which writes the same "
+                + "variables (HIKARI_MAXIMUM_POOL_SIZE in container 'app', HIKARI_MINIMUM_IDLE in container 'app'): neither "
+                + "policy writes it until one lets it go. Two policies may size one workload when they write different "
+                + "variables: name others in spec.injection (maxPoolSizeEnv, minIdleEnv)");
+    }
+
+    @Test
+    void twoPoliciesWritingDifferentVariablesIntoOneWorkloadBothWriteEachUnderItsOwnNames() {
+        var primary = policy("primary", SPEC);
+        var replica = policy("replica", """
+                database: {cores: 4, instances: 2}
+                injection: {maxPoolSizeEnv: REPLICA_POOL_SIZE, minIdleEnv: REPLICA_MIN_IDLE}
+                targets: [{name: web}]
+                """);
+        var view = view(web(null));
+        var writer = new RecordingWriter();
+        var first = PolicyPass.run(primary, view, List.of(primary, replica), writer, NOW, Duration.ofMinutes(3));
+        var second = PolicyPass.run(replica, view, List.of(primary, replica), writer, NOW, Duration.ofMinutes(3));
+        assertThat(first.targets().get(0).state()).isEqualTo(State.Rolling);
+        assertThat(second.targets().get(0).state()).isEqualTo(State.Rolling);
+        assertThat(writer.log).containsExactly("apply Deployment/web as poolbudget/primary",
+                "apply Deployment/web as poolbudget/replica");
+        var replicaPatch = (Deployment) writer.applied.get(1);
+        // 2 replicas -> 4 peak pods; the replica's budget is 2 instances x (4 x 2) = 16 -> 4 per pod
+        assertThat(replicaPatch.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+                .extracting(e -> e.getName() + "=" + e.getValue()).containsExactly("REPLICA_POOL_SIZE=4", "REPLICA_MIN_IDLE=4");
+        assertThat(replicaPatch.getSpec().getTemplate().getMetadata().getAnnotations())
+                .containsOnlyKeys("pool-size.poolbudget.io/replica");
+    }
+
+    @Test
+    void sharingOnlyTheMinimumIdleVariableIsStillAConflict() {
+        var other = policy("other", """
+                database: {cores: 8}
+                injection: {maxPoolSizeEnv: OTHER_POOL_SIZE, minIdleEnv: HIKARI_MINIMUM_IDLE}
+                targets: [{name: web}]
+                """);
+        var result = run(policy("db", SPEC), view(web(null)), new RecordingWriter(), other);
+        assertThat(result.targets().get(0).state()).isEqualTo(State.Conflict);
+        assertThat(result.targets().get(0).message()).startsWith("also claimed by PoolPolicy other, which writes the same "
+                + "variables (HIKARI_MINIMUM_IDLE in container 'app')");
+    }
+
+    @Test
+    void sameVariableInAnotherContainerIsNoConflict() {
+        Deployment web = web(null);
+        web.getSpec().getTemplate().getSpec().getContainers().add(new io.fabric8.kubernetes.api.model.ContainerBuilder()
+                .withName("sidecar").build());
+        var other = policy("other", """
+                database: {cores: 8}
+                injection: {preset: hikari-env, containers: [sidecar]}
+                targets: [{name: web}]
+                """);
+        var writer = new RecordingWriter();
+        var result = run(policy("db", SPEC.replace("preset: hikari-env", "preset: hikari-env, containers: [app]")),
+                view(web), writer, other);
+        assertThat(result.targets().get(0).state()).isEqualTo(State.Rolling);
+    }
+
+    @Test
+    void aWorkloadVersion01WroteIsHandedOverBeforeTheFirstWrite() {
+        Deployment web = web(6);
+        web.getSpec().getTemplate().getMetadata().setLabels(Map.of(Owner.POLICY_LABEL, "db"));
+        web.getMetadata().setManagedFields(List.of(new io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder()
+                .withManager(Owner.LEGACY_MANAGER).withOperation("Apply").build()));
+        var writer = new RecordingWriter();
+        var result = run(policy("db", SPEC), view(web), writer); // 6 -> 4: a shrink, written at once
+        assertThat(result.targets().get(0).state()).isEqualTo(State.Rolling);
+        assertThat(writer.log).containsExactly("hand over web to poolbudget/db", "apply Deployment/web as poolbudget/db");
+
+        var another = new RecordingWriter();
+        run(policy("other", SPEC), view(web), another);
+        assertThat(another.log).as("version 0.1 wrote it for db, not for other").containsExactly(
+                "apply Deployment/web as poolbudget/other");
     }
 
     @Test
