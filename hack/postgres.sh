@@ -3,13 +3,15 @@
 # max_connections, listening only on the pod bridge's gateway (10.88.0.1), so no traffic leaves
 # this machine. The apps connect as user `app` (password `app`) to database `app`.
 #
-#   hack/postgres.sh up   [--for-tests|--for-bench]   start it (after up.sh --real-node: the bridge must exist)
-#   hack/postgres.sh down [--for-tests|--for-bench] stop it and delete its data
-#   hack/postgres.sh psql [--for-tests|--for-bench] [psql args]   psql as the superuser, in database app
+#   hack/postgres.sh up   [--for-tests|--for-bench|--replica]   start it (after up.sh --real-node: the bridge must exist)
+#   hack/postgres.sh down [--for-tests|--for-bench|--replica] stop it and delete its data
+#   hack/postgres.sh psql [--for-tests|--for-bench|--replica] [psql args]   psql as the superuser, in database app
 #
 # --for-tests: the one ./mvnw verify uses (build/postgres-test, port 5434), beside the demo's.
 # --for-bench: bench/pool-sizes.sh's (build/postgres-bench, 127.0.0.1:5435, max_connections 300);
 #              loopback only, so it needs no real node and never shares a server with the tests.
+# --replica:   a read replica of the demo's server: a hot standby streaming from it (build/postgres-replica,
+#              10.88.0.1:5436), for examples/primary-replica/. Start the demo's server first.
 # Environment: POOLBUDGET_PG_PORT (default 5433), POOLBUDGET_PG_MAX_CONNECTIONS (default 100).
 set -euo pipefail
 source "$(dirname "$0")/cluster/lib.sh"
@@ -28,6 +30,12 @@ elif [ "${1:-}" = --for-bench ]; then
   LISTEN=127.0.0.1
   CLIENTS=127.0.0.1/32
   PG_MAX=300
+elif [ "${1:-}" = --replica ]; then
+  shift
+  PG_DIR="$BUILD_AREA/postgres-replica"
+  PG_PORT=5436
+  PRIMARY_DIR="$BUILD_AREA/postgres"
+  PRIMARY_PORT=${POOLBUDGET_PG_PORT:-5433}
 else
   PG_DIR="$BUILD_AREA/postgres"
   PG_PORT=${POOLBUDGET_PG_PORT:-5433}
@@ -55,6 +63,19 @@ case "$cmd" in
       die "no interface has $BRIDGE_IP (the pod bridge's gateway). Fix: start the real node first: hack/cluster/up.sh --real-node"
     rm -rf "$PG_DIR"; mkdir -p "$PG_DIR"
     [ "$(id -u)" = 0 ] && chown postgres: "$PG_DIR"
+    if [ -n "${PRIMARY_DIR:-}" ]; then
+      [ -S "$PRIMARY_DIR/.s.PGSQL.$PRIMARY_PORT" ] ||
+        die "the demo's PostgreSQL is not running. Fix: hack/postgres.sh up (then up --replica)"
+      # a copy of the primary that keeps streaming from it (-R writes standby.signal and primary_conninfo);
+      # roles and database come with it, and it answers read-only queries (hot_standby is on by default)
+      as_pg "$BIN_DIR/pg_basebackup" -h "$PRIMARY_DIR" -p "$PRIMARY_PORT" -U postgres -D "$PG_DIR/data" -R -X stream \
+        >"$PG_DIR/basebackup.log" 2>&1 || { cat "$PG_DIR/basebackup.log" >&2; die "pg_basebackup failed"; }
+      printf "port = %s\nunix_socket_directories = '%s'\n" "$PG_PORT" "$PG_DIR" >> "$PG_DIR/data/postgresql.conf"
+      as_pg "$BIN_DIR/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 30 start >/dev/null ||
+        { tail -n 20 "$PG_DIR/postgres.log" >&2; die "the replica did not start (log: $PG_DIR/postgres.log)"; }
+      log "a read replica of $LISTEN:$PRIMARY_PORT is up on $LISTEN:$PG_PORT (hot standby, streaming; user app)"
+      exit 0
+    fi
     as_pg "$BIN_DIR/initdb" -D "$PG_DIR/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
       >"$PG_DIR/initdb.log" 2>&1 || { cat "$PG_DIR/initdb.log" >&2; die "initdb failed"; }
     cat >> "$PG_DIR/data/postgresql.conf" <<CONF
@@ -92,5 +113,5 @@ CONF
   psql)
     exec runuser -u postgres -- psql -h "$PG_DIR" -p "$PG_PORT" -U postgres -d app "$@"
     ;;
-  *) die "usage: hack/postgres.sh up|down|psql [--for-tests|--for-bench] [psql args]" ;;
+  *) die "usage: hack/postgres.sh up|down|psql [--for-tests|--for-bench|--replica] [psql args]" ;;
 esac

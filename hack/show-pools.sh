@@ -13,7 +13,11 @@ pg() { "$ROOT/hack/postgres.sh" psql -qAt -c "$1"; }
 pods() { # name ip app, for running pods of the example app
   kubectl get pods -n "$NS" -o jsonpath='{range .items[?(@.status.podIP)]}{.metadata.name} {.status.podIP} {.spec.containers[0].env[?(@.name=="APP_NAME")].value} {.metadata.deletionTimestamp}{"\n"}{end}'
 }
-pool() { curl -fs --max-time 2 "http://$1:8080/pool" | sed -E 's/.*"maximumPoolSize":([0-9]+).*"total":([0-9]+).*/\1 \2/'; }
+# "max total", or "max total replica-max replica-total" for an app with a replica pool (examples/primary-replica)
+pool() {
+  curl -fs --max-time 2 "http://$1:8080/pool" | sed -E \
+    -e 's/^\{"maximumPoolSize":([0-9]+),[^{]*"total":([0-9]+)[^{]*(\{"maximumPoolSize":([0-9]+),[^}]*"total":([0-9]+))?.*/\1 \2 \4 \5/'
+}
 
 if [ "${2:-}" = --wait-settled ]; then
   for _ in $(seq 1 120); do
@@ -30,11 +34,16 @@ fi
 
 printf '%-34s %-12s %s\n' POD APP "HIKARICP maximumPoolSize (open connections)"
 while read -r name ip app deleting; do
-  read -r max total <<<"$(pool "$ip" || echo "? ?")"
-  printf '%-34s %-12s %s (%s)%s\n' "$name" "$app" "$max" "$total" "${deleting:+  terminating}"
+  read -r max total rmax rtotal <<<"$(pool "$ip" || echo "? ?")"
+  printf '%-34s %-12s %s (%s)%s%s\n' "$name" "$app" "$max" "$total" "${rmax:+, replica pool $rmax ($rtotal)}" \
+    "${deleting:+  terminating}"
 done < <(pods)
 echo
 budget=$(kubectl get poolpolicies -n "$NS" -o jsonpath='{range .items[*]}{.metadata.name}={.status.budget.connections} {end}')
 echo "PostgreSQL's own count (pg_stat_activity), per application; budget: $budget"
 pg "select '  ' || rpad(application_name, 12) || count(*) from pg_stat_activity where usename = 'app' group by application_name order by 1"
 echo "  total       $(pg "select count(*) from pg_stat_activity where usename = 'app'")"
+if [ -S "$BUILD_AREA/postgres-replica/.s.PGSQL.5436" ]; then
+  echo "The read replica's own count (hack/postgres.sh up --replica):"
+  "$ROOT/hack/postgres.sh" psql --replica -qAt -c "select '  ' || rpad(application_name, 16) || count(*) from pg_stat_activity where usename = 'app' group by application_name order by 1"
+fi

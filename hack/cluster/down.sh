@@ -18,7 +18,10 @@ if [ "$CLUSTER_NAME" = poolbudget ] && [ -f "$BUILD_AREA/demo/operator.pid" ]; t
   rm -f "$BUILD_AREA/demo/operator.pid"
 fi
 
-# PostgreSQL (hack/postgres.sh) serves this cluster's real pods; stop it with them.
+# PostgreSQL (hack/postgres.sh) serves this cluster's real pods; stop it with them (its replica first).
+if [ "$CLUSTER_NAME" != poolbudget-test ] && [ -d "$BUILD_AREA/postgres-replica" ]; then
+  "$ROOT/hack/postgres.sh" down --replica
+fi
 if [ -d "$BUILD_AREA/postgres$([ "$CLUSTER_NAME" = poolbudget-test ] && echo -test)" ]; then
   "$ROOT/hack/postgres.sh" down ${1:-}
 fi

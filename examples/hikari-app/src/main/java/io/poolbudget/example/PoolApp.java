@@ -7,6 +7,7 @@ import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -16,7 +17,9 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * A service whose HikariCP pool PoolBudget sizes. {@code /work} runs a short transaction;
  * {@code /pool} reports the pool as HikariCP itself sees it; {@code /actuator/prometheus} carries
- * HikariCP's own metrics (hikaricp_connections_max, _active, _idle, _pending).
+ * HikariCP's own metrics (hikaricp_connections_max, _active, _idle, _pending). With
+ * {@code REPLICA_DB_HOST} set it also holds a second pool, to a read replica ({@code /read} uses it,
+ * {@code /pool} reports it under "replica"), which a second PoolPolicy sizes.
  */
 @SpringBootApplication
 @RestController
@@ -24,21 +27,42 @@ public class PoolApp {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
     private final HikariDataSource pool;
+    private final ReplicaPool replica;
 
-    public PoolApp(JdbcTemplate jdbc, TransactionTemplate tx, HikariDataSource pool) {
+    public PoolApp(JdbcTemplate jdbc, TransactionTemplate tx, HikariDataSource pool, ReplicaPool replica) {
         this.jdbc = jdbc;
         this.tx = tx;
         this.pool = pool;
+        this.replica = replica;
     }
 
     public static void main(String[] args) {
         SpringApplication.run(PoolApp.class, args);
     }
 
-    /** Open the pool at start-up, as a service that is ready to serve does: it fills to minimumIdle. */
+    @Bean(destroyMethod = "close")
+    static ReplicaPool replicaPool(Environment env) {
+        return ReplicaPool.from(env);
+    }
+
+    /** Open the pools at start-up, as a service that is ready to serve does: each fills to minimumIdle. */
     @Bean
     ApplicationRunner openPool() {
-        return args -> jdbc.queryForObject("select 1", Integer.class);
+        return args -> {
+            jdbc.queryForObject("select 1", Integer.class);
+            if (replica.pool != null) {
+                new JdbcTemplate(replica.pool).queryForObject("select 1", Integer.class);
+            }
+        };
+    }
+
+    @GetMapping("/read")
+    public String read(@RequestParam(defaultValue = "5") int ms) {
+        if (replica.pool == null) {
+            return "no replica configured (set REPLICA_DB_HOST)";
+        }
+        return new JdbcTemplate(replica.pool).queryForObject("select pg_sleep(? / 1000.0)::text", String.class, ms) == null
+                ? "no row" : "ok";
     }
 
     @GetMapping("/work")
@@ -49,6 +73,14 @@ public class PoolApp {
 
     @GetMapping("/pool")
     public Map<String, Object> pool() {
+        Map<String, Object> m = describe(pool);
+        if (replica.pool != null) {
+            m.put("replica", describe(replica.pool));
+        }
+        return m;
+    }
+
+    private static Map<String, Object> describe(HikariDataSource pool) {
         var mx = pool.getHikariPoolMXBean();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("maximumPoolSize", pool.getMaximumPoolSize());
