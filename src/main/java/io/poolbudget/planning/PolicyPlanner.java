@@ -7,6 +7,7 @@ import io.poolbudget.api.v1alpha1.TargetSpec;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
 import io.poolbudget.sizing.Allocation;
 import io.poolbudget.sizing.Basis;
+import io.poolbudget.sizing.Budget;
 import io.poolbudget.sizing.DatabaseInput;
 import io.poolbudget.sizing.InvalidInputException;
 import io.poolbudget.sizing.Limits;
@@ -48,7 +49,23 @@ public final class PolicyPlanner {
     /** The workloads a policy's targets name or select, without sizing them. */
     public record Resolution(List<ResolvedTarget> targets, List<MissingTarget> missing) {}
 
+    /** A policy's share of the DatabaseBudget its spec.databaseRef names; throws naming the field when it has none. */
+    @FunctionalInterface
+    public interface SharedBudgets {
+        Budget shareOf(PoolPolicy policy);
+
+        /** Where no DatabaseBudget is known. */
+        SharedBudgets NONE = p -> {
+            throw new InvalidPolicyException("spec.databaseRef", "names DatabaseBudget " + p.getSpec().getDatabaseRef()
+                    .getName() + ", which is not given: pass it too (-f)");
+        };
+    }
+
     public static PolicyPlan plan(PoolPolicy policy, WorkloadCatalog catalog) {
+        return plan(policy, catalog, SharedBudgets.NONE);
+    }
+
+    public static PolicyPlan plan(PoolPolicy policy, WorkloadCatalog catalog, SharedBudgets shared) {
         if (policy.getSpec() == null) {
             throw new InvalidPolicyException("spec", "is required: give spec.database and spec.targets");
         }
@@ -57,7 +74,13 @@ public final class PolicyPlanner {
             throw new InvalidPolicyException("spec.injection", "is required unless spec.dryRun is true: name a preset "
                     + "or the env variables");
         }
-        DatabaseInput database = database(policy.getSpec().getDatabase());
+        if ((policy.getSpec().getDatabase() == null) == (policy.getSpec().getDatabaseRef() == null)) {
+            // the CRD's CEL rule, for the plan command
+            throw new InvalidPolicyException("spec", "must set exactly one of spec.database (a database of this "
+                    + "policy's own) or spec.databaseRef (a shared DatabaseBudget)");
+        }
+        Budget budget = policy.getSpec().getDatabaseRef() != null ? shared.shareOf(policy)
+                : Budget.of(database(policy.getSpec().getDatabase(), "spec.database"));
         Resolution resolution = resolve(policy, catalog);
         List<TargetInput> inputs = new ArrayList<>(resolution.targets().size());
         Map<String, Long> seenBefore = seenBefore(policy);
@@ -69,7 +92,7 @@ public final class PolicyPlanner {
                 inputs.add(input(r, seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS),
                         w.shutdown().steps(catalog.observedReadySeconds(w))));
             }
-            return new PolicyPlan(resolution.targets(), resolution.missing(), PoolSizer.allocate(database, inputs));
+            return new PolicyPlan(resolution.targets(), resolution.missing(), PoolSizer.allocate(budget, inputs));
         } catch (InvalidInputException e) {
             throw new InvalidPolicyException(e.field(), e.getMessage().substring(e.field().length() + 1));
         }
@@ -121,12 +144,13 @@ public final class PolicyPlanner {
         return new Resolution(List.copyOf(resolved), List.copyOf(missing));
     }
 
-    private static DatabaseInput database(DatabaseSpec db) {
+    /** A database section (a policy's {@code spec.database}, or a DatabaseBudget's), checked as the schema would. */
+    public static DatabaseInput database(DatabaseSpec db, String field) {
         if (db == null) {
-            throw new InvalidPolicyException("spec.database", "is required: give at least spec.database.cores");
+            throw new InvalidPolicyException(field, "is required: give at least " + field + ".cores");
         }
         if (db.getCores() == null) {
-            throw new InvalidPolicyException("spec.database.cores", "is required: the database server's CPU cores");
+            throw new InvalidPolicyException(field + ".cores", "is required: the database server's CPU cores");
         }
         try {
             return new DatabaseInput(db.getCores(), orDefault(db.getEffectiveSpindles(), 0),
@@ -137,7 +161,9 @@ public final class PolicyPlanner {
                     Limits.bounded("database.budget", db.getBudget(), 1, Limits.CONNECTIONS),
                     orDefault(db.getInstances(), 1));
         } catch (InvalidInputException e) {
-            throw new InvalidPolicyException("spec." + e.field(), e.getMessage().substring(e.field().length() + 1));
+            // the engine names fields from "database."; the section may sit elsewhere
+            throw new InvalidPolicyException(field + e.field().substring("database".length()),
+                    e.getMessage().substring(e.field().length() + 1));
         }
     }
 

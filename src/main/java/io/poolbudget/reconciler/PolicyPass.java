@@ -49,9 +49,15 @@ final class PolicyPass {
 
     static Result run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, WorkloadWriter writer,
                       Instant now, Duration window) {
+        return run(policy, view, neighbours, null, writer, now, window);
+    }
+
+    /** {@code shared}: the DatabaseBudgets a policy may reference (null where there are none). */
+    static Result run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, SharedBudgets shared,
+                      WorkloadWriter writer, Instant now, Duration window) {
         PolicyPlan plan;
         try {
-            plan = PolicyPlanner.plan(policy, view);
+            plan = PolicyPlanner.plan(policy, view, shared == null ? PolicyPlanner.SharedBudgets.NONE : shared);
         } catch (InvalidPolicyException e) {
             return Result.invalid(e);
         }
@@ -64,7 +70,8 @@ final class PolicyPass {
 
         List<TargetOutcome> outcomes = new ArrayList<>();
         List<Sized> sized = new ArrayList<>();
-        List<String> blockers = new ArrayList<>();
+        // raises also wait for the other policies of a shared budget, in every namespace, to shrink first
+        List<String> blockers = new ArrayList<>(shared == null ? List.of() : shared.blockers(policy));
         for (int i = 0; i < plan.targets().size(); i++) {
             Workload w = plan.targets().get(i).workload();
             TargetAllocation a = plan.allocation().targets().get(i);

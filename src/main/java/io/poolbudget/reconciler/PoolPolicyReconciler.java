@@ -23,6 +23,8 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.DeletionPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
@@ -61,9 +63,14 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     private final KubernetesClient client;
     private final PostgresReader reader = new PostgresReader();
 
+    private final boolean sharedBudgets;
+
     public PoolPolicyReconciler(KubernetesClient client, MeterRegistry registry,
-                                @ConfigProperty(name = "poolbudget.stabilization-window", defaultValue = "PT3M") Duration window) {
+                                @ConfigProperty(name = "poolbudget.stabilization-window", defaultValue = "PT3M") Duration window,
+                                @ConfigProperty(name = "poolbudget.shared-budgets.enabled", defaultValue = "true")
+                                boolean sharedBudgets) {
         this.client = client;
+        this.sharedBudgets = sharedBudgets;
         this.writer = WorkloadWriter.serverSideApply(client);
         this.events = new PolicyEvents(client);
         this.window = window;
@@ -76,7 +83,9 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         var meta = policy.getMetadata();
         var counted = writer.counted(outcome -> metrics.wrote(meta.getNamespace(), meta.getName(), outcome));
         var view = ClusterView.of(context);
-        var result = PolicyPass.run(policy, view, neighbours, counted, clock.instant(), window);
+        var shared = sharedBudgets ? new SharedBudgets(cached(context, DatabaseBudget.class), cached(context, Namespace.class),
+                context.getPrimaryCache().list().toList()) : null;
+        var result = PolicyPass.run(policy, view, neighbours, shared, counted, clock.instant(), window);
         PoolPolicyStatus desired = statusAggregator.status(policy, result);
         observed(policy, context, view, result, desired);
         events.record(policy, result, desired);
@@ -116,8 +125,13 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     }
 
     private static String databaseName(PoolPolicy policy) {
-        return policy.getSpec() == null || policy.getSpec().getDatabase() == null ? null
+        return policy.getSpec() == null || policy.getSpec().getDatabase() == null ? SharedBudgets.ref(policy)
                 : policy.getSpec().getDatabase().getName();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <R extends HasMetadata> List<R> cached(Context<PoolPolicy> context, Class<R> type) {
+        return ((InformerEventSource<R, PoolPolicy>) context.eventSourceRetriever().getEventSourceFor(type)).list().toList();
     }
 
     /** deletionPolicy Remove takes back every value the operator set; Retain leaves them. */
@@ -162,6 +176,23 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         // that claimed it before a relabel or deletion); policies per namespace are few.
         SecondaryToPrimaryMapper<HasMetadata> namespacePolicies = r -> context.getPrimaryCache()
                 .list(r.getMetadata().getNamespace()).map(ResourceID::fromResource).collect(Collectors.toSet());
+        // A policy of a shared budget concerns every other policy of that budget, in any namespace (shares and
+        // shrink-first ordering span them); a DatabaseBudget its policies; a namespace's labels its policies' admission.
+        SecondaryToPrimaryMapper<HasMetadata> budgetPolicies = r -> context.getPrimaryCache()
+                .list(p -> r.getMetadata().getName().equals(SharedBudgets.ref(p)))
+                .map(ResourceID::fromResource).collect(Collectors.toSet());
+        SecondaryToPrimaryMapper<HasMetadata> policiesAndPeers = r -> {
+            Set<ResourceID> ids = new java.util.HashSet<>(namespacePolicies.toPrimaryResourceIDs(r));
+            String ref = r instanceof PoolPolicy p ? SharedBudgets.ref(p) : null;
+            if (ref != null) {
+                context.getPrimaryCache().list(p -> ref.equals(SharedBudgets.ref(p))).map(ResourceID::fromResource)
+                        .forEach(ids::add);
+            }
+            return ids;
+        };
+        SecondaryToPrimaryMapper<HasMetadata> referencingPolicies = r -> context.getPrimaryCache()
+                .list(r.getMetadata().getName(), p -> SharedBudgets.ref(p) != null)
+                .map(ResourceID::fromResource).collect(Collectors.toSet());
         // A pod or ConfigMap concerns the policies whose keys it carries (Owner): its pool-size annotations, or the
         // ConfigMap's (and version 0.1's pods') policy label.
         SecondaryToPrimaryMapper<HasMetadata> sizedBy = r -> {
@@ -170,20 +201,34 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
                     .filter(p -> keys.contains(Owner.of(p).key()) || keys.contains(p.getMetadata().getName()))
                     .map(ResourceID::fromResource).collect(Collectors.toSet());
         };
-        return List.of(
+        List<EventSource<?, PoolPolicy>> sources = new java.util.ArrayList<>(List.of(
                 informer(context, Deployment.class, namespacePolicies, null),
                 informer(context, StatefulSet.class, namespacePolicies, null),
                 informer(context, HorizontalPodAutoscaler.class, namespacePolicies, null),
                 // Claims span policies: when one appears, changes or goes, its neighbours must look again
                 // (a conflict appears or clears for both).
-                informer(context, PoolPolicy.class, namespacePolicies, null),
+                informer(context, PoolPolicy.class, policiesAndPeers, null),
                 // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster. Pods
                 // version 0.1 labelled come from a second informer until they are gone.
                 informer(context, Pod.class, sizedBy, Owner.SIZED_LABEL),
                 informer(context, Pod.class, sizedBy, Owner.POLICY_LABEL),
                 informer(context, ConfigMap.class, sizedBy, Owner.POLICY_LABEL),
                 // spec.database.observe: the database's own connection count, read on a timer
-                ObservationSource.create(context, client, reader));
+                ObservationSource.create(context, client, reader)));
+        if (sharedBudgets) {
+            sources.add(clusterInformer(context, DatabaseBudget.class, budgetPolicies));
+            sources.add(clusterInformer(context, Namespace.class, referencingPolicies));
+        }
+        return sources;
+    }
+
+    /** An informer on a cluster-scoped resource (whatever namespaces the controller watches). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static <R extends HasMetadata> EventSource<?, PoolPolicy> clusterInformer(
+            EventSourceContext<PoolPolicy> context, Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper) {
+        return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, PoolPolicy.class)
+                .withName(type.getSimpleName().toLowerCase())
+                .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper).build(), context);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

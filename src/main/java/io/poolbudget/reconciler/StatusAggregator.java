@@ -181,6 +181,7 @@ public final class StatusAggregator {
             case FORMULA -> "Formula";
             case EXPLICIT -> "Explicit";
             case MAX_CONNECTIONS -> "MaxConnections";
+            case SHARE -> "Share";
         };
     }
 }

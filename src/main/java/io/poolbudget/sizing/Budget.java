@@ -9,7 +9,9 @@ public record Budget(long connections, Term term, String explanation) {
         /** the explicit database.budget */
         EXPLICIT,
         /** maxConnections − reservedConnections, lower than the other term */
-        MAX_CONNECTIONS
+        MAX_CONNECTIONS,
+        /** a policy's share of a budget several namespaces draw on (a DatabaseBudget) */
+        SHARE
     }
 
     public static Budget of(DatabaseInput db) {

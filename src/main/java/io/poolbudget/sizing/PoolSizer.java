@@ -15,7 +15,11 @@ public final class PoolSizer {
     private PoolSizer() {}
 
     public static Allocation allocate(DatabaseInput database, List<TargetInput> targets) {
-        Budget budget = Budget.of(database);
+        return allocate(Budget.of(database), targets);
+    }
+
+    /** The same for a budget already known: a policy's share of a budget several namespaces draw on. */
+    public static Allocation allocate(Budget budget, List<TargetInput> targets) {
         requireUniqueIds(targets);
         int n = targets.size();
         PeakPods[] peaks = new PeakPods[n];

@@ -10,11 +10,18 @@ import java.util.List;
 
 @ValidationRule(value = "self.dryRun || has(self.injection)",
         message = "spec.injection is required unless spec.dryRun is true: name a preset or the env variables")
+@ValidationRule(value = "has(self.database) != has(self.databaseRef)",
+        message = "set exactly one of spec.database (a database of this policy's own) or spec.databaseRef (a shared "
+                + "DatabaseBudget)")
 public class PoolPolicySpec {
 
-    @Required
-    @JsonPropertyDescription("The database whose connections this policy budgets.")
+    @JsonPropertyDescription("The database whose connections this policy budgets, as this policy's own. Set this or "
+            + "databaseRef.")
     private DatabaseSpec database;
+
+    @JsonPropertyDescription("A DatabaseBudget (cluster-scoped) shared with other namespaces: this policy plans with "
+            + "its share of that budget. Set this or database.")
+    private DatabaseRef databaseRef;
 
     @Required
     @Size(min = 1, max = 200)
@@ -34,6 +41,8 @@ public class PoolPolicySpec {
             + "takes back every value the operator set, which rolls the workloads once more.")
     private DeletionPolicy deletionPolicy = DeletionPolicy.Retain;
 
+    public DatabaseRef getDatabaseRef() { return databaseRef; }
+    public void setDatabaseRef(DatabaseRef databaseRef) { this.databaseRef = databaseRef; }
     public DatabaseSpec getDatabase() { return database; }
     public void setDatabase(DatabaseSpec database) { this.database = database; }
     public List<TargetSpec> getTargets() { return targets; }

@@ -1,0 +1,60 @@
+package io.poolbudget.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The budget and each referencing policy's share and use; rebuilt whole, written only when it changes. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class DatabaseBudgetStatus {
+
+    @JsonPropertyDescription("The whole budget, and how it was derived.")
+    private BudgetStatus budget;
+
+    @JsonPropertyDescription("Policies drawing on it.")
+    private Integer policyCount;
+
+    @JsonPropertyDescription("Each referencing policy: its share, what its plan allocates, what its pods hold now, "
+            + "or why it was refused.")
+    private List<PolicyShare> policies = new ArrayList<>();
+
+    private List<Condition> conditions = new ArrayList<>();
+
+    public BudgetStatus getBudget() { return budget; }
+    public void setBudget(BudgetStatus budget) { this.budget = budget; }
+    public Integer getPolicyCount() { return policyCount; }
+    public void setPolicyCount(Integer policyCount) { this.policyCount = policyCount; }
+    public List<PolicyShare> getPolicies() { return policies; }
+    public void setPolicies(List<PolicyShare> policies) { this.policies = policies; }
+    public List<Condition> getConditions() { return conditions; }
+    public void setConditions(List<Condition> conditions) { this.conditions = conditions; }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class PolicyShare {
+        private String namespace;
+        private String name;
+        @JsonPropertyDescription("Connections of the budget this policy plans with; absent when refused.")
+        private Long share;
+        @JsonPropertyDescription("Connections its plan allocates (its status.allocated).")
+        private Long allocated;
+        @JsonPropertyDescription("Connections its pods hold now (its status.liveConnections).")
+        private Long live;
+        @JsonPropertyDescription("Why it draws nothing: its namespace is not selected.")
+        private String refused;
+
+        public String getNamespace() { return namespace; }
+        public void setNamespace(String namespace) { this.namespace = namespace; }
+        public String getName() { return name; }
+        public void setName(String name) { this.name = name; }
+        public Long getShare() { return share; }
+        public void setShare(Long share) { this.share = share; }
+        public Long getAllocated() { return allocated; }
+        public void setAllocated(Long allocated) { this.allocated = allocated; }
+        public Long getLive() { return live; }
+        public void setLive(Long live) { this.live = live; }
+        public String getRefused() { return refused; }
+        public void setRefused(String refused) { this.refused = refused; }
+    }
+}

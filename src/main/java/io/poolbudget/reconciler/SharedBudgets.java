@@ -1,0 +1,149 @@
+package io.poolbudget.reconciler;
+
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.poolbudget.api.v1alpha1.DatabaseBudget;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.planning.InvalidPolicyException;
+import io.poolbudget.planning.PolicyPlanner;
+import io.poolbudget.planning.Workloads;
+import io.poolbudget.sizing.Budget;
+import io.poolbudget.sizing.SharedBudget;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The DatabaseBudgets, the namespaces' labels and every PoolPolicy as the caches show them: which policies
+ * draw on which budget, each one's share (the same answer for every policy, so together they never exceed
+ * the budget), and which of them a raise must wait for. Reads only what it is given.
+ */
+final class SharedBudgets implements PolicyPlanner.SharedBudgets {
+    private final Map<String, DatabaseBudget> budgets;
+    private final Map<String, Namespace> namespaces;
+    private final Collection<PoolPolicy> policies;
+
+    SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces, Collection<PoolPolicy> policies) {
+        this.budgets = budgets.stream().collect(Collectors.toMap(b -> b.getMetadata().getName(), Function.identity()));
+        this.namespaces = namespaces.stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
+        this.policies = policies;
+    }
+
+    /** A policy that draws on a budget, and what it gets. */
+    record Member(PoolPolicy policy, SharedBudget.Share share) {}
+
+    static String ref(PoolPolicy p) {
+        return p.getSpec() == null || p.getSpec().getDatabaseRef() == null ? null : p.getSpec().getDatabaseRef().getName();
+    }
+
+    @Override
+    public Budget shareOf(PoolPolicy policy) {
+        String name = ref(policy);
+        DatabaseBudget budget = find(name);
+        String refusal = refusal(budget, policy.getMetadata().getNamespace());
+        if (refusal != null) {
+            throw new InvalidPolicyException("spec.databaseRef", refusal);
+        }
+        Member self = members(budget).stream().filter(m -> same(m.policy(), policy)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("a live policy is a member of its own budget"));
+        return new Budget(self.share().connections(), Budget.Term.SHARE, "DatabaseBudget " + name + ": "
+                + self.share().explanation());
+    }
+
+    /** The budget a policy names; throws naming the field when it does not exist. */
+    DatabaseBudget find(String name) {
+        DatabaseBudget budget = budgets.get(name);
+        if (budget == null) {
+            throw new InvalidPolicyException("spec.databaseRef", "names DatabaseBudget " + name + ", which does not "
+                    + "exist: create it (kubectl get databasebudgets), or give this policy its own spec.database");
+        }
+        return budget;
+    }
+
+    /** Why a namespace may not draw on the budget; null when it may. */
+    String refusal(DatabaseBudget budget, String namespace) {
+        var selector = budget.getSpec() == null ? null : budget.getSpec().getNamespaceSelector();
+        Namespace ns = namespaces.get(namespace);
+        Map<String, String> labels = ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
+        if (selector != null && Workloads.matches(selector, labels)) {
+            return null;
+        }
+        return "DatabaseBudget " + budget.getMetadata().getName() + " does not admit namespace " + namespace
+                + (selector == null ? " (it has no namespaceSelector)" : " (its namespaceSelector is "
+                + Workloads.describe(selector) + ")") + ": ask its owner to select this namespace, or give this policy "
+                + "its own spec.database";
+    }
+
+    /** Every live policy the budget admits, with its share. */
+    List<Member> members(DatabaseBudget budget) {
+        String name = budget.getMetadata().getName();
+        List<PoolPolicy> admitted = policies.stream().filter(p -> name.equals(ref(p))
+                        && p.getMetadata().getDeletionTimestamp() == null
+                        && refusal(budget, p.getMetadata().getNamespace()) == null).toList();
+        Budget total = total(budget);
+        List<SharedBudget.Claimant> claimants = admitted.stream().map(p -> new SharedBudget.Claimant(
+                p.getMetadata().getNamespace(), p.getMetadata().getName(), weight(budget, p.getMetadata().getNamespace())))
+                .toList();
+        List<Member> members = new ArrayList<>();
+        for (SharedBudget.Share s : SharedBudget.split(total, claimants)) {
+            admitted.stream().filter(p -> p.getMetadata().getNamespace().equals(s.namespace())
+                    && p.getMetadata().getName().equals(s.policy())).findFirst().ifPresent(p -> members.add(new Member(p, s)));
+        }
+        return members;
+    }
+
+    /** The whole budget; throws naming the DatabaseBudget's field when its database section is invalid. */
+    static Budget total(DatabaseBudget budget) {
+        return Budget.of(PolicyPlanner.database(budget.getSpec() == null ? null : budget.getSpec().getDatabase(),
+                "DatabaseBudget " + budget.getMetadata().getName() + " spec.database"));
+    }
+
+    private static int weight(DatabaseBudget budget, String namespace) {
+        var spec = budget.getSpec();
+        Optional<Integer> listed = spec.getNamespaces() == null ? Optional.empty() : spec.getNamespaces().stream()
+                .filter(n -> namespace.equals(n.getName()) && n.getWeight() != null).map(n -> n.getWeight()).findFirst();
+        return listed.orElse(spec.getDefaultWeight() == null ? 1 : spec.getDefaultWeight());
+    }
+
+    /**
+     * What a raise of {@code self} must wait for in the other policies of its budget, in every namespace: one still
+     * planning with more than its share now, one whose pods hold more than its share, one rolling out, or one not
+     * planned yet. So when shares move between namespaces, the shrinking side rolls out first.
+     */
+    List<String> blockers(PoolPolicy self) {
+        String name = ref(self);
+        if (name == null || !budgets.containsKey(name)) {
+            return List.of();
+        }
+        List<String> blockers = new ArrayList<>();
+        for (Member m : members(budgets.get(name))) {
+            PoolPolicy other = m.policy();
+            if (same(other, self)) {
+                continue;
+            }
+            String id = "PoolPolicy " + other.getMetadata().getNamespace() + "/" + other.getMetadata().getName()
+                    + " (DatabaseBudget " + name + ")";
+            var st = other.getStatus();
+            long share = m.share().connections();
+            if (st == null || st.getBudget() == null || st.getBudget().getConnections() == null) {
+                blockers.add(id + " has not been planned yet");
+            } else if (st.getBudget().getConnections() > share) {
+                blockers.add(id + " still plans with " + st.getBudget().getConnections() + ", its share is now " + share);
+            } else if (st.getLiveConnections() != null && st.getLiveConnections() > share) {
+                blockers.add(id + " holds " + st.getLiveConnections() + " connections, more than its share " + share);
+            } else if (st.getTargets() != null && st.getTargets().stream().anyMatch(t -> "Rolling".equals(t.getState()))) {
+                blockers.add(id + " is rolling out");
+            }
+        }
+        return blockers;
+    }
+
+    private static boolean same(PoolPolicy a, PoolPolicy b) {
+        return Objects.equals(a.getMetadata().getNamespace(), b.getMetadata().getNamespace())
+                && Objects.equals(a.getMetadata().getName(), b.getMetadata().getName());
+    }
+}
