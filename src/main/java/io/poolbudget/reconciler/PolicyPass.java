@@ -57,7 +57,7 @@ final class PolicyPass {
                       WorkloadWriter writer, Instant now, Duration window) {
         PolicyPlan plan;
         try {
-            plan = PolicyPlanner.plan(policy, view, shared == null ? PolicyPlanner.SharedBudgets.NONE : shared);
+            plan = PolicyPlanner.plan(policy, view, shared == null ? SharedBudgets.OFF : shared);
         } catch (InvalidPolicyException e) {
             return Result.invalid(e);
         }

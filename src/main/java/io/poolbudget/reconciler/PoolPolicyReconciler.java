@@ -88,6 +88,9 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         var result = PolicyPass.run(policy, view, neighbours, shared, counted, clock.instant(), window);
         PoolPolicyStatus desired = statusAggregator.status(policy, result);
         observed(policy, context, view, result, desired);
+        if (shared != null && SharedBudgets.ref(policy) != null) {
+            writeBudgetStatus(shared, policy, desired);
+        }
         events.record(policy, result, desired);
         metrics.record(meta.getNamespace(), meta.getName(), databaseName(policy), desired);
         metrics.reconciled();
@@ -114,6 +117,24 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         ObservedAggregator.apply(desired, spec, context.getSecondaryResource(Observation.class).orElse(null), podIps,
                 instances == null ? 1 : instances, policy.getStatus() == null ? null : policy.getStatus().getConditions(),
                 policy.getMetadata().getGeneration() == null ? 0 : policy.getMetadata().getGeneration(), clock);
+    }
+
+    /**
+     * A shared budget's status, rebuilt by the passes of the policies that reference it (each pass sees the
+     * others' statuses in the cache, and a change of one wakes the others), written only when it differs.
+     */
+    private void writeBudgetStatus(SharedBudgets shared, PoolPolicy policy, PoolPolicyStatus desired) {
+        var budget = shared.budgetOf(policy);
+        var status = shared.status(policy, desired);
+        if (budget == null || status == null || JSON.valueToTree(status).equals(JSON.valueToTree(budget.getStatus()))) {
+            return;
+        }
+        var patch = new DatabaseBudget();
+        patch.setMetadata(new ObjectMetaBuilder().withName(budget.getMetadata().getName()).build());
+        patch.setStatus(status);
+        client.resource(patch).subresource("status").patch(new io.fabric8.kubernetes.client.dsl.base.PatchContext.Builder()
+                .withPatchType(io.fabric8.kubernetes.client.dsl.base.PatchType.SERVER_SIDE_APPLY)
+                .withFieldManager(PolicyEvents.COMPONENT).withForce(true).build(), patch);
     }
 
     /** Counts the failed pass; JOSDK retries it with back-off and logs the exception. */

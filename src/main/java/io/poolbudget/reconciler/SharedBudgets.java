@@ -2,7 +2,9 @@ package io.poolbudget.reconciler;
 
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
+import io.poolbudget.api.v1alpha1.DatabaseBudgetStatus;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.planning.InvalidPolicyException;
 import io.poolbudget.planning.PolicyPlanner;
 import io.poolbudget.planning.Workloads;
@@ -35,6 +37,13 @@ final class SharedBudgets implements PolicyPlanner.SharedBudgets {
 
     /** A policy that draws on a budget, and what it gets. */
     record Member(PoolPolicy policy, SharedBudget.Share share) {}
+
+    /** Where the operator runs without DatabaseBudgets. */
+    static final PolicyPlanner.SharedBudgets OFF = p -> {
+        throw new InvalidPolicyException("spec.databaseRef", "names DatabaseBudget " + ref(p) + ", but this "
+                + "installation does not read DatabaseBudgets (it watches only some namespaces, or sharedBudgets.enabled "
+                + "is false): give this policy its own spec.database");
+    };
 
     static String ref(PoolPolicy p) {
         return p.getSpec() == null || p.getSpec().getDatabaseRef() == null ? null : p.getSpec().getDatabaseRef().getName();
@@ -140,6 +149,65 @@ final class SharedBudgets implements PolicyPlanner.SharedBudgets {
             }
         }
         return blockers;
+    }
+
+    /**
+     * The DatabaseBudget's status as the policies that reference it report: {@code self} with the status this pass
+     * computed (its cached one is the last pass's), the others as cached. Null when the budget is unknown.
+     */
+    DatabaseBudgetStatus status(PoolPolicy self, PoolPolicyStatus selfStatus) {
+        DatabaseBudget budget = budgets.get(ref(self));
+        if (budget == null) {
+            return null;
+        }
+        var status = new DatabaseBudgetStatus();
+        Budget total;
+        try {
+            total = total(budget);
+        } catch (InvalidPolicyException e) {
+            return null; // every policy referencing it reports the problem
+        }
+        status.setBudget(StatusAggregator.budgetStatus(total));
+        List<DatabaseBudgetStatus.PolicyShare> rows = new ArrayList<>();
+        long allocated = 0;
+        long live = 0;
+        for (Member m : members(budget)) {
+            var st = same(m.policy(), self) ? selfStatus : m.policy().getStatus();
+            var row = row(m.policy());
+            row.setShare(m.share().connections());
+            row.setAllocated(st == null ? null : st.getAllocated());
+            row.setLive(st == null ? null : st.getLiveConnections());
+            allocated += row.getAllocated() == null ? 0 : row.getAllocated();
+            live += row.getLive() == null ? 0 : row.getLive();
+            rows.add(row);
+        }
+        status.setPolicyCount(rows.size());
+        policies.stream().filter(p -> budget.getMetadata().getName().equals(ref(p)))
+                .forEach(p -> {
+                    String refusal = refusal(budget, p.getMetadata().getNamespace());
+                    if (refusal != null) {
+                        var row = row(p);
+                        row.setRefused("namespace " + p.getMetadata().getNamespace() + " is not selected");
+                        rows.add(row);
+                    }
+                });
+        rows.sort(java.util.Comparator.comparing(DatabaseBudgetStatus.PolicyShare::getNamespace)
+                .thenComparing(DatabaseBudgetStatus.PolicyShare::getName));
+        status.setPolicies(rows);
+        status.setAllocated(allocated);
+        status.setLiveConnections(live);
+        return status;
+    }
+
+    DatabaseBudget budgetOf(PoolPolicy policy) {
+        return budgets.get(ref(policy));
+    }
+
+    private static DatabaseBudgetStatus.PolicyShare row(PoolPolicy p) {
+        var row = new DatabaseBudgetStatus.PolicyShare();
+        row.setNamespace(p.getMetadata().getNamespace());
+        row.setName(p.getMetadata().getName());
+        return row;
     }
 
     private static boolean same(PoolPolicy a, PoolPolicy b) {

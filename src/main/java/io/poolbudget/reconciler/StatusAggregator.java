@@ -48,7 +48,7 @@ public final class StatusAggregator {
         Allocation a = result.plan().allocation();
         long budget = a.budget().connections();
         long live = result.liveConnections();
-        status.setBudget(new BudgetStatus(budget, term(a), a.budget().explanation()));
+        status.setBudget(budgetStatus(a.budget()));
         status.setAllocated(a.allocated());
         status.setUnallocated(a.unallocated());
         status.setUnallocatedReason(a.verdict() == Allocation.Verdict.FITS ? a.unallocatedReason() : null);
@@ -176,8 +176,12 @@ public final class StatusAggregator {
         return matching.size() == 1 ? what : what + " and " + (matching.size() - 1) + " more (see status.targets)";
     }
 
-    private static String term(Allocation a) {
-        return switch (a.budget().term()) {
+    static BudgetStatus budgetStatus(io.poolbudget.sizing.Budget budget) {
+        return new BudgetStatus(budget.connections(), term(budget), budget.explanation());
+    }
+
+    private static String term(io.poolbudget.sizing.Budget budget) {
+        return switch (budget.term()) {
             case FORMULA -> "Formula";
             case EXPLICIT -> "Explicit";
             case MAX_CONNECTIONS -> "MaxConnections";

@@ -50,6 +50,24 @@ class InstallE2E extends OperatorTestBase {
               injection: {preset: hikari-env, mode: ConfigMap}
               targets: [{name: web}, {name: ledger, kind: StatefulSet}]
             """;
+    /** A shared budget, drawn on from the cluster-wide install (apply -k), in other variables than fake-db's. */
+    private static final String SHARED_BUDGET = """
+            apiVersion: poolbudget.io/v1alpha1
+            kind: DatabaseBudget
+            metadata: {name: install-e2e}
+            spec:
+              database: {cores: 4}
+              namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: %s}}
+            """;
+    private static final String SHARED_POLICY = """
+            apiVersion: poolbudget.io/v1alpha1
+            kind: PoolPolicy
+            metadata: {name: replica-db}
+            spec:
+              databaseRef: {name: install-e2e}
+              injection: {maxPoolSizeEnv: REPLICA_POOL_SIZE}
+              targets: [{name: web}]
+            """;
     private static Installation install;
     private static String shared;
     private static RealApps apps;
@@ -97,6 +115,7 @@ class InstallE2E extends OperatorTestBase {
         if (install != null) {
             install.removeAll();
         }
+        client.resources(io.poolbudget.api.v1alpha1.DatabaseBudget.class).withName("install-e2e").delete();
     }
 
     @Override
@@ -186,6 +205,17 @@ class InstallE2E extends OperatorTestBase {
         reinstalled = Instant.now();
         applyPolicy(POLICY.formatted(4));   // budget 8, 5 peak pods -> 1 per pod (a shrink: no window)
         awaitSized("api", 1);
+        // The cluster-wide install reads DatabaseBudgets: a second policy sizes web's other variable from one,
+        // and the budget's status shows its share. 4 × 2 = 8 for web's 4 peak pods -> 2 (below the default: at once).
+        client.resource(client.resources(io.poolbudget.api.v1alpha1.DatabaseBudget.class).load(
+                new java.io.ByteArrayInputStream(SHARED_BUDGET.formatted(ns).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .item()).serverSideApply();
+        applyPolicy(SHARED_POLICY);
+        awaitPolicy("replica-db", targetState("web", "Applied", 2));
+        assertThat(templateEnv("web", "REPLICA_POOL_SIZE")).isEqualTo("2");
+        client.resources(io.poolbudget.api.v1alpha1.DatabaseBudget.class).withName("install-e2e").waitUntilCondition(b ->
+                b.getStatus() != null && b.getStatus().getPolicies().size() == 1
+                        && Long.valueOf(8).equals(b.getStatus().getPolicies().get(0).getAllocated()), 60, TimeUnit.SECONDS);
         // Remove takes back the ConfigMap and the variables: the last of what the operator may call.
         Awaitility.await("fake-db's ConfigMap for web").atMost(60, TimeUnit.SECONDS).until(() ->
                 client.configMaps().inNamespace(ns).withName("poolbudget-fake-db-deployment-web").get() != null);

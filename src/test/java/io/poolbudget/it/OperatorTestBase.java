@@ -71,6 +71,25 @@ abstract class OperatorTestBase {
         namespaces.add(ns);
     }
 
+    /** Another namespace for this test, deleted with the others. */
+    String otherNamespace() {
+        String other = ClusterFixture.createNamespace(client, "it-" + getClass().getSimpleName().toLowerCase()
+                .replace("it", "") + "-b");
+        namespaces.add(other);
+        return other;
+    }
+
+    /** Runs {@code steps} with {@link #ns} set to {@code namespace}: every helper then works there. */
+    void in(String namespace, Runnable steps) {
+        String home = ns;
+        ns = namespace;
+        try {
+            steps.run();
+        } finally {
+            ns = home;
+        }
+    }
+
     static Deployment deployment(String name, int replicas, Map<String, String> labels) {
         return ClusterFixture.deployment(name, replicas, labels);
     }

@@ -2,25 +2,31 @@ package io.poolbudget.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The budget and each referencing policy's share and use; rebuilt whole, written only when it changes. */
+/**
+ * The budget and each referencing policy's share and use. Rebuilt whole by the passes of the policies that
+ * reference it ({@code SharedBudgets.status}), written only when it changes.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DatabaseBudgetStatus {
 
     @JsonPropertyDescription("The whole budget, and how it was derived.")
     private BudgetStatus budget;
 
-    @JsonPropertyDescription("Policies drawing on it.")
+    @JsonPropertyDescription("Policies drawing on it (refused ones not counted).")
     private Integer policyCount;
+
+    @JsonPropertyDescription("Connections the policies' plans allocate together (at most the budget).")
+    private Long allocated;
+
+    @JsonPropertyDescription("Connections the policies' pods hold now together, as each policy last reported.")
+    private Long liveConnections;
 
     @JsonPropertyDescription("Each referencing policy: its share, what its plan allocates, what its pods hold now, "
             + "or why it was refused.")
     private List<PolicyShare> policies = new ArrayList<>();
-
-    private List<Condition> conditions = new ArrayList<>();
 
     public BudgetStatus getBudget() { return budget; }
     public void setBudget(BudgetStatus budget) { this.budget = budget; }
@@ -28,8 +34,10 @@ public class DatabaseBudgetStatus {
     public void setPolicyCount(Integer policyCount) { this.policyCount = policyCount; }
     public List<PolicyShare> getPolicies() { return policies; }
     public void setPolicies(List<PolicyShare> policies) { this.policies = policies; }
-    public List<Condition> getConditions() { return conditions; }
-    public void setConditions(List<Condition> conditions) { this.conditions = conditions; }
+    public Long getAllocated() { return allocated; }
+    public void setAllocated(Long allocated) { this.allocated = allocated; }
+    public Long getLiveConnections() { return liveConnections; }
+    public void setLiveConnections(Long liveConnections) { this.liveConnections = liveConnections; }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class PolicyShare {
