@@ -7,6 +7,7 @@ import io.poolbudget.api.v1alpha1.TargetStatus;
 import io.poolbudget.planning.InvalidPolicyException;
 import io.poolbudget.planning.PolicyPlanner;
 import io.poolbudget.planning.PolicyPlanner.PolicyPlan;
+import io.poolbudget.planning.SharedBudgets;
 import io.poolbudget.planning.Workload;
 import io.poolbudget.reconciler.RolloutDecider.Action;
 import io.poolbudget.reconciler.RolloutDecider.Decision;
@@ -47,6 +48,14 @@ final class PolicyPass {
 
     private PolicyPass() {}
 
+    /** Where the operator runs without DatabaseBudgets. */
+    private static final PolicyPlanner.SharedBudgets OFF = p -> {
+        throw new InvalidPolicyException("spec.databaseRef", "names DatabaseBudget " + SharedBudgets.ref(p) + ", but this "
+                + "installation does not read DatabaseBudgets (it watches only some namespaces, or sharedBudgets.enabled "
+                + "is false): give this policy its own spec.database");
+    };
+
+
     static Result run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, WorkloadWriter writer,
                       Instant now, Duration window) {
         return run(policy, view, neighbours, null, writer, now, window);
@@ -57,7 +66,7 @@ final class PolicyPass {
                       WorkloadWriter writer, Instant now, Duration window) {
         PolicyPlan plan;
         try {
-            plan = PolicyPlanner.plan(policy, view, shared == null ? SharedBudgets.OFF : shared);
+            plan = PolicyPlanner.plan(policy, view, shared == null ? OFF : shared);
         } catch (InvalidPolicyException e) {
             return Result.invalid(e);
         }

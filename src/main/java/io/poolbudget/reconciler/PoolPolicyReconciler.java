@@ -32,6 +32,7 @@ import io.poolbudget.api.v1alpha1.WorkloadKind;
 import io.poolbudget.metrics.PolicyMetrics;
 import io.poolbudget.observe.Observation;
 import io.poolbudget.observe.PostgresReader;
+import io.poolbudget.planning.SharedBudgets;
 import java.util.HashMap;
 import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -125,7 +126,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
      */
     private void writeBudgetStatus(SharedBudgets shared, PoolPolicy policy, PoolPolicyStatus desired) {
         var budget = shared.budgetOf(policy);
-        var status = shared.status(policy, desired);
+        var status = BudgetStatusAggregator.status(shared, policy, desired);
         if (budget == null || status == null || JSON.valueToTree(status).equals(JSON.valueToTree(budget.getStatus()))) {
             return;
         }

@@ -1,13 +1,8 @@
-package io.poolbudget.reconciler;
+package io.poolbudget.planning;
 
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
-import io.poolbudget.api.v1alpha1.DatabaseBudgetStatus;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
-import io.poolbudget.planning.InvalidPolicyException;
-import io.poolbudget.planning.PolicyPlanner;
-import io.poolbudget.planning.Workloads;
 import io.poolbudget.sizing.Budget;
 import io.poolbudget.sizing.SharedBudget;
 import java.util.ArrayList;
@@ -24,28 +19,21 @@ import java.util.stream.Collectors;
  * draw on which budget, each one's share (the same answer for every policy, so together they never exceed
  * the budget), and which of them a raise must wait for. Reads only what it is given.
  */
-final class SharedBudgets implements PolicyPlanner.SharedBudgets {
+public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     private final Map<String, DatabaseBudget> budgets;
     private final Map<String, Namespace> namespaces;
     private final Collection<PoolPolicy> policies;
 
-    SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces, Collection<PoolPolicy> policies) {
+    public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces, Collection<PoolPolicy> policies) {
         this.budgets = budgets.stream().collect(Collectors.toMap(b -> b.getMetadata().getName(), Function.identity()));
         this.namespaces = namespaces.stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
         this.policies = policies;
     }
 
     /** A policy that draws on a budget, and what it gets. */
-    record Member(PoolPolicy policy, SharedBudget.Share share) {}
+    public record Member(PoolPolicy policy, SharedBudget.Share share) {}
 
-    /** Where the operator runs without DatabaseBudgets. */
-    static final PolicyPlanner.SharedBudgets OFF = p -> {
-        throw new InvalidPolicyException("spec.databaseRef", "names DatabaseBudget " + ref(p) + ", but this "
-                + "installation does not read DatabaseBudgets (it watches only some namespaces, or sharedBudgets.enabled "
-                + "is false): give this policy its own spec.database");
-    };
-
-    static String ref(PoolPolicy p) {
+    public static String ref(PoolPolicy p) {
         return p.getSpec() == null || p.getSpec().getDatabaseRef() == null ? null : p.getSpec().getDatabaseRef().getName();
     }
 
@@ -64,7 +52,7 @@ final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     }
 
     /** The budget a policy names; throws naming the field when it does not exist. */
-    DatabaseBudget find(String name) {
+    private DatabaseBudget find(String name) {
         DatabaseBudget budget = budgets.get(name);
         if (budget == null) {
             throw new InvalidPolicyException("spec.databaseRef", "names DatabaseBudget " + name + ", which does not "
@@ -74,7 +62,7 @@ final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     }
 
     /** Why a namespace may not draw on the budget; null when it may. */
-    String refusal(DatabaseBudget budget, String namespace) {
+    public String refusal(DatabaseBudget budget, String namespace) {
         var selector = budget.getSpec() == null ? null : budget.getSpec().getNamespaceSelector();
         Namespace ns = namespaces.get(namespace);
         Map<String, String> labels = ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
@@ -88,7 +76,7 @@ final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     }
 
     /** Every live policy the budget admits, with its share. */
-    List<Member> members(DatabaseBudget budget) {
+    public List<Member> members(DatabaseBudget budget) {
         String name = budget.getMetadata().getName();
         List<PoolPolicy> admitted = policies.stream().filter(p -> name.equals(ref(p))
                         && p.getMetadata().getDeletionTimestamp() == null
@@ -106,7 +94,7 @@ final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     }
 
     /** The whole budget; throws naming the DatabaseBudget's field when its database section is invalid. */
-    static Budget total(DatabaseBudget budget) {
+    public static Budget total(DatabaseBudget budget) {
         return Budget.of(PolicyPlanner.database(budget.getSpec() == null ? null : budget.getSpec().getDatabase(),
                 "DatabaseBudget " + budget.getMetadata().getName() + " spec.database"));
     }
@@ -123,7 +111,7 @@ final class SharedBudgets implements PolicyPlanner.SharedBudgets {
      * planning with more than its share now, one whose pods hold more than its share, one rolling out, or one not
      * planned yet. So when shares move between namespaces, the shrinking side rolls out first.
      */
-    List<String> blockers(PoolPolicy self) {
+    public List<String> blockers(PoolPolicy self) {
         String name = ref(self);
         if (name == null || !budgets.containsKey(name)) {
             return List.of();
@@ -151,66 +139,16 @@ final class SharedBudgets implements PolicyPlanner.SharedBudgets {
         return blockers;
     }
 
-    /**
-     * The DatabaseBudget's status as the policies that reference it report: {@code self} with the status this pass
-     * computed (its cached one is the last pass's), the others as cached. Null when the budget is unknown.
-     */
-    DatabaseBudgetStatus status(PoolPolicy self, PoolPolicyStatus selfStatus) {
-        DatabaseBudget budget = budgets.get(ref(self));
-        if (budget == null) {
-            return null;
-        }
-        var status = new DatabaseBudgetStatus();
-        Budget total;
-        try {
-            total = total(budget);
-        } catch (InvalidPolicyException e) {
-            return null; // every policy referencing it reports the problem
-        }
-        status.setBudget(StatusAggregator.budgetStatus(total));
-        List<DatabaseBudgetStatus.PolicyShare> rows = new ArrayList<>();
-        long allocated = 0;
-        long live = 0;
-        for (Member m : members(budget)) {
-            var st = same(m.policy(), self) ? selfStatus : m.policy().getStatus();
-            var row = row(m.policy());
-            row.setShare(m.share().connections());
-            row.setAllocated(st == null ? null : st.getAllocated());
-            row.setLive(st == null ? null : st.getLiveConnections());
-            allocated += row.getAllocated() == null ? 0 : row.getAllocated();
-            live += row.getLive() == null ? 0 : row.getLive();
-            rows.add(row);
-        }
-        status.setPolicyCount(rows.size());
-        policies.stream().filter(p -> budget.getMetadata().getName().equals(ref(p)))
-                .forEach(p -> {
-                    String refusal = refusal(budget, p.getMetadata().getNamespace());
-                    if (refusal != null) {
-                        var row = row(p);
-                        row.setRefused("namespace " + p.getMetadata().getNamespace() + " is not selected");
-                        rows.add(row);
-                    }
-                });
-        rows.sort(java.util.Comparator.comparing(DatabaseBudgetStatus.PolicyShare::getNamespace)
-                .thenComparing(DatabaseBudgetStatus.PolicyShare::getName));
-        status.setPolicies(rows);
-        status.setAllocated(allocated);
-        status.setLiveConnections(live);
-        return status;
-    }
-
-    DatabaseBudget budgetOf(PoolPolicy policy) {
+    public DatabaseBudget budgetOf(PoolPolicy policy) {
         return budgets.get(ref(policy));
     }
 
-    private static DatabaseBudgetStatus.PolicyShare row(PoolPolicy p) {
-        var row = new DatabaseBudgetStatus.PolicyShare();
-        row.setNamespace(p.getMetadata().getNamespace());
-        row.setName(p.getMetadata().getName());
-        return row;
+    /** The policies that name this budget, admitted or not. */
+    public List<PoolPolicy> referencing(DatabaseBudget budget) {
+        return policies.stream().filter(p -> budget.getMetadata().getName().equals(ref(p))).toList();
     }
 
-    private static boolean same(PoolPolicy a, PoolPolicy b) {
+    public static boolean same(PoolPolicy a, PoolPolicy b) {
         return Objects.equals(a.getMetadata().getNamespace(), b.getMetadata().getNamespace())
                 && Objects.equals(a.getMetadata().getName(), b.getMetadata().getName());
     }

@@ -1,4 +1,4 @@
-package io.poolbudget.reconciler;
+package io.poolbudget.planning;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +10,6 @@ import io.poolbudget.api.v1alpha1.BudgetStatus;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
-import io.poolbudget.planning.InvalidPolicyException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,12 +32,15 @@ class SharedBudgetsTest {
     }
 
     private static PoolPolicy policy(String namespace, String name, Long planned) {
-        var p = PolicyPassTest.policy(name, """
-                databaseRef: {name: pg}
-                injection: {preset: hikari-env}
-                targets: [{name: web}]
-                """);
-        p.getMetadata().setNamespace(namespace);
+        var p = Serialization.unmarshal("""
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  databaseRef: {name: pg}
+                  injection: {preset: hikari-env}
+                  targets: [{name: web}]
+                """.formatted(name, namespace), PoolPolicy.class);
         if (planned != null) {
             var status = new PoolPolicyStatus();
             var budget = new BudgetStatus();
