@@ -1,6 +1,9 @@
 package io.poolbudget.cli;
 
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.planning.SharedBudgets;
 import io.poolbudget.planning.InvalidPolicyException;
 import io.poolbudget.planning.PolicyPlanner;
 import io.poolbudget.sizing.Allocation;
@@ -85,6 +88,7 @@ public final class PlanCommand {
             documents.addAll(Manifests.read(source, stdin));
         }
         var catalog = ManifestCatalog.of(documents);
+        var shared = sharedBudgets(documents, err);
         List<PlanOutput.PolicyResult> results = new ArrayList<>();
         for (var doc : documents) {
             if (!"PoolPolicy".equals(doc.kind())) {
@@ -92,7 +96,7 @@ public final class PlanCommand {
             }
             PoolPolicy policy = Manifests.bind(doc, PoolPolicy.class, Manifests.STRICT);
             try {
-                var plan = PolicyPlanner.plan(policy, catalog);
+                var plan = PolicyPlanner.plan(policy, catalog, shared);
                 for (var m : plan.missing()) {
                     if (m.name() != null) {
                         throw new Manifests.BadInput(doc.where() + ": " + m.field() + " names " + m.kind() + "/"
@@ -111,5 +115,29 @@ public final class PlanCommand {
                     + "): give one with -f, next to the workloads it names");
         }
         return results;
+    }
+
+    /**
+     * DatabaseBudgets in the input, shared by every PoolPolicy of the input that references one, as the operator
+     * shares them; Namespace manifests give the labels its namespaceSelector is matched against.
+     */
+    private static SharedBudgets sharedBudgets(List<Manifests.Document> documents, PrintStream err)
+            throws Manifests.BadInput {
+        List<DatabaseBudget> budgets = new ArrayList<>();
+        List<Namespace> namespaces = new ArrayList<>();
+        List<PoolPolicy> policies = new ArrayList<>();
+        for (var doc : documents) {
+            switch (doc.kind()) {
+                case "DatabaseBudget" -> budgets.add(Manifests.bind(doc, DatabaseBudget.class, Manifests.STRICT));
+                case "Namespace" -> namespaces.add(Manifests.bind(doc, Namespace.class, Manifests.LENIENT));
+                case "PoolPolicy" -> policies.add(Manifests.bind(doc, PoolPolicy.class, Manifests.STRICT));
+                default -> { }
+            }
+        }
+        if (!budgets.isEmpty() && namespaces.isEmpty()) {
+            err.println("plan: note: no Namespace in the input: every namespace is taken as selected by the "
+                    + "DatabaseBudgets' namespaceSelector (give the Namespace manifests with -f to check it)");
+        }
+        return new SharedBudgets(budgets, namespaces, policies, !namespaces.isEmpty());
     }
 }

@@ -23,11 +23,30 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     private final Map<String, DatabaseBudget> budgets;
     private final Map<String, Namespace> namespaces;
     private final Collection<PoolPolicy> policies;
+    private final boolean namespacesKnown;
 
+    /** As the operator sees them: every namespace's labels known. */
     public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces, Collection<PoolPolicy> policies) {
-        this.budgets = budgets.stream().collect(Collectors.toMap(b -> b.getMetadata().getName(), Function.identity()));
-        this.namespaces = namespaces.stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
+        this(budgets, namespaces, policies, true);
+    }
+
+    /**
+     * {@code namespacesKnown} false (plan without Namespace manifests): every namespace is taken as selected. Later
+     * objects of one name replace earlier ones.
+     */
+    public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces, Collection<PoolPolicy> policies,
+                         boolean namespacesKnown) {
+        this.budgets = budgets.stream().collect(Collectors.toMap(b -> b.getMetadata().getName(), Function.identity(),
+                (a, b) -> b));
+        this.namespaces = namespaces.stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity(),
+                (a, b) -> b));
         this.policies = policies;
+        this.namespacesKnown = namespacesKnown;
+    }
+
+    /** A policy's namespace; "default" where a manifest for plan names none, as kubectl would apply it. */
+    public static String namespaceOf(PoolPolicy p) {
+        return p.getMetadata().getNamespace() == null ? "default" : p.getMetadata().getNamespace();
     }
 
     /** A policy that draws on a budget, and what it gets. */
@@ -41,7 +60,7 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     public Budget shareOf(PoolPolicy policy) {
         String name = ref(policy);
         DatabaseBudget budget = find(name);
-        String refusal = refusal(budget, policy.getMetadata().getNamespace());
+        String refusal = refusal(budget, namespaceOf(policy));
         if (refusal != null) {
             throw new InvalidPolicyException("spec.databaseRef", refusal);
         }
@@ -64,6 +83,9 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     /** Why a namespace may not draw on the budget; null when it may. */
     public String refusal(DatabaseBudget budget, String namespace) {
         var selector = budget.getSpec() == null ? null : budget.getSpec().getNamespaceSelector();
+        if (!namespacesKnown) {
+            return null;
+        }
         Namespace ns = namespaces.get(namespace);
         Map<String, String> labels = ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
         if (selector != null && Workloads.matches(selector, labels)) {
@@ -80,14 +102,14 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
         String name = budget.getMetadata().getName();
         List<PoolPolicy> admitted = policies.stream().filter(p -> name.equals(ref(p))
                         && p.getMetadata().getDeletionTimestamp() == null
-                        && refusal(budget, p.getMetadata().getNamespace()) == null).toList();
+                        && refusal(budget, namespaceOf(p)) == null).toList();
         Budget total = total(budget);
         List<SharedBudget.Claimant> claimants = admitted.stream().map(p -> new SharedBudget.Claimant(
-                p.getMetadata().getNamespace(), p.getMetadata().getName(), weight(budget, p.getMetadata().getNamespace())))
+                namespaceOf(p), p.getMetadata().getName(), weight(budget, namespaceOf(p))))
                 .toList();
         List<Member> members = new ArrayList<>();
         for (SharedBudget.Share s : SharedBudget.split(total, claimants)) {
-            admitted.stream().filter(p -> p.getMetadata().getNamespace().equals(s.namespace())
+            admitted.stream().filter(p -> namespaceOf(p).equals(s.namespace())
                     && p.getMetadata().getName().equals(s.policy())).findFirst().ifPresent(p -> members.add(new Member(p, s)));
         }
         return members;
@@ -95,6 +117,12 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
 
     /** The whole budget; throws naming the DatabaseBudget's field when its database section is invalid. */
     public static Budget total(DatabaseBudget budget) {
+        var spec = budget.getSpec();
+        if (spec != null && spec.getDatabase() != null && spec.getDatabase().getObserve() != null) {
+            // the CRD's CEL rule, for plan
+            throw new InvalidPolicyException("DatabaseBudget " + budget.getMetadata().getName() + " spec.database.observe",
+                    "is not available on a DatabaseBudget (its credentials Secret lives in a namespace): remove it");
+        }
         return Budget.of(PolicyPlanner.database(budget.getSpec() == null ? null : budget.getSpec().getDatabase(),
                 "DatabaseBudget " + budget.getMetadata().getName() + " spec.database"));
     }
@@ -122,7 +150,7 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
             if (same(other, self)) {
                 continue;
             }
-            String id = "PoolPolicy " + other.getMetadata().getNamespace() + "/" + other.getMetadata().getName()
+            String id = "PoolPolicy " + namespaceOf(other) + "/" + other.getMetadata().getName()
                     + " (DatabaseBudget " + name + ")";
             var st = other.getStatus();
             long share = m.share().connections();
@@ -149,7 +177,7 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     }
 
     public static boolean same(PoolPolicy a, PoolPolicy b) {
-        return Objects.equals(a.getMetadata().getNamespace(), b.getMetadata().getNamespace())
+        return Objects.equals(namespaceOf(a), namespaceOf(b))
                 && Objects.equals(a.getMetadata().getName(), b.getMetadata().getName());
     }
 }
