@@ -33,7 +33,7 @@ public final class ClusterFixture {
                 }
                 client.resource(crd).forceConflicts().serverSideApply();
                 client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                        .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions().stream()
+                        .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
                                 .anyMatch(k -> "Established".equals(k.getType()) && "True".equals(k.getStatus())),
                                 30, TimeUnit.SECONDS);
             }
