@@ -112,13 +112,18 @@ abstract class OperatorTestBase {
 
     /** Waits up to 90 s; on time-out fails with the status last seen, so a CI log explains itself. */
     PoolPolicy awaitPolicy(String name, Predicate<PoolPolicy> condition) {
+        return awaitPolicy(name, condition, 90);
+    }
+
+    PoolPolicy awaitPolicy(String name, Predicate<PoolPolicy> condition, int seconds) {
         var resource = client.resources(PoolPolicy.class).inNamespace(ns).withName(name);
         try {
-            return resource.waitUntilCondition(p -> p != null && p.getStatus() != null && condition.test(p), 90,
+            return resource.waitUntilCondition(p -> p != null && p.getStatus() != null && condition.test(p), seconds,
                     TimeUnit.SECONDS);
         } catch (KubernetesClientTimeoutException e) {
             var last = resource.get();
-            throw new AssertionError("PoolPolicy " + ns + "/" + name + " did not reach the expected state in 90 s; "
+            throw new AssertionError("PoolPolicy " + ns + "/" + name + " did not reach the expected state in " + seconds
+                    + " s; "
                     + "its status: " + (last == null ? "(gone)" : Serialization.asYaml(last.getStatus()))
                     + "operator log: " + operatorLog(), e);
         }
@@ -156,11 +161,15 @@ abstract class OperatorTestBase {
     }
 
     void awaitRolledOut(String name) {
+        awaitRolledOut(name, 90);
+    }
+
+    void awaitRolledOut(String name, int seconds) {
         client.apps().deployments().inNamespace(ns).withName(name).waitUntilCondition(d -> d.getStatus() != null
                 && d.getStatus().getObservedGeneration() != null
                 && d.getStatus().getObservedGeneration() >= d.getMetadata().getGeneration()
                 && d.getSpec().getReplicas().equals(d.getStatus().getUpdatedReplicas())
                 && d.getSpec().getReplicas().equals(d.getStatus().getReadyReplicas())
-                && d.getSpec().getReplicas().equals(d.getStatus().getReplicas()), 90, TimeUnit.SECONDS);
+                && d.getSpec().getReplicas().equals(d.getStatus().getReplicas()), seconds, TimeUnit.SECONDS);
     }
 }

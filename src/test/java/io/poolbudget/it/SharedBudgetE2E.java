@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two namespaces' real apps on one real PostgreSQL through a DatabaseBudget, sampled at the database every
- * 100 ms while the budget's owner moves weight from one namespace to the other: the shrinking app rolls out
- * (its old pods hold their pools through a preStop delay and a graceful drain) before the growing one may
- * raise, so PostgreSQL never counts more than the budget.
+ * 100 ms while the budget's owner moves weight from one namespace to the other. The shrinking app rolls out
+ * slowly (minReadySeconds, and its old pods hold their pools through a preStop delay and a graceful drain);
+ * the growing one may raise only after it, so PostgreSQL never counts more than the budget. Raised at once,
+ * the growing app's new pools would meet the shrinking app's old ones: 4 × 5 + 4 × 5 = 40 of 36.
  */
 class SharedBudgetE2E extends OperatorTestBase {
     private final String budget = "e2e-shared-" + UUID.randomUUID().toString().substring(0, 8);
@@ -34,13 +35,13 @@ class SharedBudgetE2E extends OperatorTestBase {
     }
 
     private void applyBudget(String nsA, int weightA, String nsB, int weightB) {
-        // 11 × 2 + 2 = 24 connections for both namespaces together
+        // 17 × 2 + 2 = 36 connections for both namespaces together
         String yaml = """
                 apiVersion: poolbudget.io/v1alpha1
                 kind: DatabaseBudget
                 metadata: {name: %s}
                 spec:
-                  database: {name: e2e-postgres, cores: 11, effectiveSpindles: 2}
+                  database: {name: e2e-postgres, cores: 17, effectiveSpindles: 2}
                   namespaceSelector: {matchLabels: {poolbudget.io/e2e-shared: %s}}
                   namespaces: [{name: %s, weight: %d}, {name: %s, weight: %d}]
                 """.formatted(budget, budget, nsA, weightA, nsB, weightB);
@@ -48,12 +49,14 @@ class SharedBudgetE2E extends OperatorTestBase {
                 .load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).item()).serverSideApply();
     }
 
-    private void startApp(String app) {
+    private void startApp(String app, int minReadySeconds) {
         client.namespaces().withName(ns).edit(n -> {
             n.getMetadata().getLabels().put("poolbudget.io/e2e-shared", budget);
             return n;
         });
-        create(RealApps.app(ns, app, 2, Map.of(), 3));
+        var deployment = RealApps.app(ns, app, 4, Map.of(), 3);
+        deployment.getSpec().setMinReadySeconds(minReadySeconds);
+        create(deployment);
         applyPolicy("""
                 apiVersion: poolbudget.io/v1alpha1
                 kind: PoolPolicy
@@ -65,35 +68,36 @@ class SharedBudgetE2E extends OperatorTestBase {
                 """.formatted(budget, app));
     }
 
+    /** Four real pods roll one by one (10 s or more a step on 2 cores): minutes, not the usual 90 s. */
     private void awaitSized(String app, int size) {
-        awaitPolicy("db", targetState(app, "Applied", size));
-        awaitRolledOut(app);
+        awaitPolicy("db", targetState(app, "Applied", size), 240);
+        awaitRolledOut(app, 240);
     }
 
     @Test
     void twoNamespacesTradeSharesAndPostgresNeverCountsMoreThanTheBudget() {
         String nsA = ns;
         String nsB = otherNamespace();
-        // 2 replicas + 1 surge + 1 terminating = 4 peak pods each. Weights 2:1 -> 16 and 8 -> a 4, b 2.
-        applyBudget(nsA, 2, nsB, 1);
-        startApp("a");
-        in(nsB, () -> startApp("b"));
-        awaitSized("a", 4);
-        in(nsB, () -> awaitSized("b", 2));
+        // 4 replicas + 1 surge + 1 terminating = 6 peak pods each. Weights 5:1 -> 30 and 6 -> a 5, b 1.
+        applyBudget(nsA, 5, nsB, 1);
+        startApp("a", 5);
+        in(nsB, () -> startApp("b", 0));
+        awaitSized("a", 5);
+        in(nsB, () -> awaitSized("b", 1));
         var apps = Set.of(RealApps.appName(nsA, "a"), RealApps.appName(nsB, "b"));
         try (var settle = ConnectionSampler.start(apps)) {
-            Awaitility.await("PostgreSQL counting 2 × 4 + 2 × 2").atMost(60, TimeUnit.SECONDS)
-                    .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> settle.now() == 12);
+            Awaitility.await("PostgreSQL counting 4 × 5 + 4 × 1").atMost(90, TimeUnit.SECONDS)
+                    .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> settle.now() == 24);
         }
 
         try (var sampler = ConnectionSampler.start(apps)) {
-            applyBudget(nsA, 1, nsB, 2);   // -> 8 and 16: a shrinks to 2 first, then b grows to 4
-            awaitSized("a", 2);
-            in(nsB, () -> awaitSized("b", 4));
-            Awaitility.await("PostgreSQL counting 2 × 2 + 2 × 4").atMost(60, TimeUnit.SECONDS)
-                    .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> sampler.now() == 12);
-            sampler.assertWithin("two namespaces trade a shared budget", 24);
-            assertThat(sampler.peak()).as("the transition was sampled").isGreaterThanOrEqualTo(12);
+            applyBudget(nsA, 1, nsB, 5);   // -> 6 and 30: a shrinks to 1 first, then b grows to 5
+            awaitSized("a", 1);
+            in(nsB, () -> awaitSized("b", 5));
+            Awaitility.await("PostgreSQL counting 4 × 1 + 4 × 5").atMost(90, TimeUnit.SECONDS)
+                    .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> sampler.now() == 24);
+            sampler.assertWithin("two namespaces trade a shared budget", 36);
+            assertThat(sampler.peak()).as("the transition was sampled").isGreaterThanOrEqualTo(24);
         }
     }
 }
