@@ -84,12 +84,13 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         var meta = policy.getMetadata();
         var counted = writer.counted(outcome -> metrics.wrote(meta.getNamespace(), meta.getName(), outcome));
         var view = ClusterView.of(context);
-        var shared = sharedBudgets ? new SharedBudgets(cached(context, DatabaseBudget.class), cached(context, Namespace.class),
-                context.getPrimaryCache().list().toList()) : null;
+        // a shared budget's view spans every namespace: built only for a policy that draws on one
+        var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? new SharedBudgets(cached(context,
+                DatabaseBudget.class), cached(context, Namespace.class), context.getPrimaryCache().list().toList()) : null;
         var result = PolicyPass.run(policy, view, neighbours, shared, counted, clock.instant(), window);
         PoolPolicyStatus desired = statusAggregator.status(policy, result);
         observed(policy, context, view, result, desired);
-        if (shared != null && SharedBudgets.ref(policy) != null) {
+        if (shared != null) {
             writeBudgetStatus(shared, policy, desired);
         }
         events.record(policy, result, desired);

@@ -113,7 +113,8 @@ public final class DashboardView {
     }
 
     private static String database(PoolPolicy p) {
-        return p.getSpec() == null || p.getSpec().getDatabase() == null ? null : p.getSpec().getDatabase().getName();
+        return p.getSpec() == null || p.getSpec().getDatabase() == null ? io.poolbudget.planning.SharedBudgets.ref(p)
+                : p.getSpec().getDatabase().getName();
     }
 
     private static PolicyView view(PoolPolicy p, List<Event> events, Duration window) {

@@ -2,17 +2,13 @@ package io.poolbudget.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.poolbudget.api.v1alpha1.DatabaseBudget;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two namespaces' real apps on one real PostgreSQL through a DatabaseBudget, sampled at the database every
@@ -22,50 +18,25 @@ import org.junit.jupiter.api.Test;
  * the growing app's new pools would meet the shrinking app's old ones: 4 × 5 + 4 × 5 = 40 of 36.
  */
 class SharedBudgetE2E extends OperatorTestBase {
-    private final String budget = "e2e-shared-" + UUID.randomUUID().toString().substring(0, 8);
+    @RegisterExtension
+    final SharedBudgetFixture budget = new SharedBudgetFixture();
 
     @BeforeAll
     static void start() {
         startOperator("shared-e2e", "0s");
     }
 
-    @AfterEach
-    void deleteBudget() {
-        client.resources(DatabaseBudget.class).withName(budget).delete();
-    }
-
     private void applyBudget(String nsA, int weightA, String nsB, int weightB) {
         // 17 × 2 + 2 = 36 connections for both namespaces together
-        String yaml = """
-                apiVersion: poolbudget.io/v1alpha1
-                kind: DatabaseBudget
-                metadata: {name: %s}
-                spec:
-                  database: {name: e2e-postgres, cores: 17, effectiveSpindles: 2}
-                  namespaceSelector: {matchLabels: {poolbudget.io/e2e-shared: %s}}
-                  namespaces: [{name: %s, weight: %d}, {name: %s, weight: %d}]
-                """.formatted(budget, budget, nsA, weightA, nsB, weightB);
-        client.resource(client.resources(DatabaseBudget.class)
-                .load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).item()).serverSideApply();
+        budget.apply("{name: e2e-postgres, cores: 17, effectiveSpindles: 2}", nsA, weightA, nsB, weightB);
     }
 
     private void startApp(String app, int minReadySeconds) {
-        client.namespaces().withName(ns).edit(n -> {
-            n.getMetadata().getLabels().put("poolbudget.io/e2e-shared", budget);
-            return n;
-        });
+        budget.admit(ns);
         var deployment = RealApps.app(ns, app, 4, Map.of(), 3);
         deployment.getSpec().setMinReadySeconds(minReadySeconds);
         create(deployment);
-        applyPolicy("""
-                apiVersion: poolbudget.io/v1alpha1
-                kind: PoolPolicy
-                metadata: {name: db}
-                spec:
-                  databaseRef: {name: %s}
-                  injection: {preset: spring-boot-hikari}
-                  targets: [{name: %s}]
-                """.formatted(budget, app));
+        applyPolicy(budget.policy("spring-boot-hikari", app));
     }
 
     /** Four real pods roll one by one (10 s or more a step on 2 cores): minutes, not the usual 90 s. */

@@ -3,16 +3,12 @@ package io.poolbudget.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.Watch;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One database shared by two namespaces through a DatabaseBudget. Its owner moves weight from one
@@ -24,50 +20,24 @@ class SharedBudgetIT extends OperatorTestBase {
     // 4 replicas + 1 surge + 1 terminating = 6 peak pods in each namespace; budget 18 cores × 2 = 36.
     // weights 5:1 -> shares 30 and 6 -> a = 5, b = 1; flipped -> a = 1, b = 5.
     static final int BUDGET = 36;
-    private final String budget = "it-shared-" + UUID.randomUUID().toString().substring(0, 8);
+    @RegisterExtension
+    final SharedBudgetFixture budget = new SharedBudgetFixture();
 
     @BeforeAll
     static void start() {
         startOperator("shared", "0s");
     }
 
-    @AfterEach
-    void deleteBudget() {
-        client.resources(DatabaseBudget.class).withName(budget).delete();
-    }
-
     private void applyBudget(String nsA, int weightA, String nsB, int weightB) {
-        String yaml = """
-                apiVersion: poolbudget.io/v1alpha1
-                kind: DatabaseBudget
-                metadata: {name: %s}
-                spec:
-                  database: {name: shared-pg, cores: 18}
-                  namespaceSelector: {matchLabels: {poolbudget.io/it-shared: %s}}
-                  namespaces: [{name: %s, weight: %d}, {name: %s, weight: %d}]
-                """.formatted(budget, budget, nsA, weightA, nsB, weightB);
-        var item = client.resources(DatabaseBudget.class)
-                .load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).item();
-        client.resource(item).serverSideApply();
+        budget.apply("{name: shared-pg, cores: 18}", nsA, weightA, nsB, weightB);
     }
 
     private String policy(String target) {
-        return """
-                apiVersion: poolbudget.io/v1alpha1
-                kind: PoolPolicy
-                metadata: {name: db}
-                spec:
-                  databaseRef: {name: %s}
-                  injection: {preset: hikari-env}
-                  targets: [{name: %s}]
-                """.formatted(budget, target);
+        return budget.policy("hikari-env", target);
     }
 
     private void admit(String namespace) {
-        client.namespaces().withName(namespace).edit(n -> {
-            n.getMetadata().getLabels().put("poolbudget.io/it-shared", budget);
-            return n;
-        });
+        budget.admit(namespace);
     }
 
     @Test
@@ -114,7 +84,7 @@ class SharedBudgetIT extends OperatorTestBase {
                 .isGreaterThan(sampler.lastLargeAGone);
 
         // the DatabaseBudget's status: the budget, each policy's share and what it allocates
-        var status = client.resources(DatabaseBudget.class).withName(budget).waitUntilCondition(b -> b.getStatus() != null
+        var status = client.resources(DatabaseBudget.class).withName(budget.name).waitUntilCondition(b -> b.getStatus() != null
                 && b.getStatus().getPolicies().size() == 2
                 && b.getStatus().getPolicies().stream().anyMatch(r -> Long.valueOf(30).equals(r.getAllocated())), 60,
                 java.util.concurrent.TimeUnit.SECONDS).getStatus();
@@ -140,7 +110,7 @@ class SharedBudgetIT extends OperatorTestBase {
             assertThat(refused.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready"))
                     .extracting(Condition::getMessage).singleElement().asString()
                     .contains("spec.databaseRef").contains("does not admit namespace " + other)
-                    .contains("poolbudget.io/it-shared=" + budget);
+                    .contains("poolbudget.io/it-shared=" + budget.name);
             assertThat(templateEnv("b", MAX)).isNull();
         });
         // the refused namespace takes no share: a plans with the whole budget (4 peak pods -> 36 / 4 = 9)

@@ -6,7 +6,8 @@ public class BudgetStatus {
     @JsonPropertyDescription("Connections the targets may hold together.")
     private Long connections;
 
-    @JsonPropertyDescription("The term that decided it: Formula, Explicit, MaxConnections, or Share (a policy's share of a DatabaseBudget).")
+    @JsonPropertyDescription("The term that decided it: Formula, Explicit, MaxConnections, or Share (a policy's share "
+            + "of a DatabaseBudget).")
     private String term;
 
     @JsonPropertyDescription("How it was derived.")

@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(PoolPolicy.VERSION)
 @ShortNames("ppol")
 @AdditionalPrinterColumn(name = "Database", jsonPath = ".spec.database.name", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "DatabaseBudget", jsonPath = ".spec.databaseRef.name", type = AdditionalPrinterColumn.Type.STRING,
+        priority = 1)
 @AdditionalPrinterColumn(name = "Budget", jsonPath = ".status.budget.connections", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Allocated", jsonPath = ".status.allocated", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Targets", jsonPath = ".status.targetCount", type = AdditionalPrinterColumn.Type.INTEGER)
