@@ -79,6 +79,12 @@ final class PolicyEvents {
         }
     }
 
+    /** The conditions this process last reported for the policy, else those of its cached status (null: none). */
+    List<Condition> lastReported(PoolPolicy policy) {
+        List<Condition> mine = reported.get(policy.getMetadata().getUid());
+        return mine != null ? mine : policy.getStatus() == null ? null : policy.getStatus().getConditions();
+    }
+
     /** The policy is gone: forget what was reported for it. */
     void forget(PoolPolicy policy) {
         reported.remove(policy.getMetadata().getUid());

@@ -88,7 +88,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? new SharedBudgets(cached(context,
                 DatabaseBudget.class), cached(context, Namespace.class), context.getPrimaryCache().list().toList()) : null;
         var result = PolicyPass.run(policy, view, neighbours, shared, counted, clock.instant(), window);
-        PoolPolicyStatus desired = statusAggregator.status(policy, result);
+        PoolPolicyStatus desired = statusAggregator.status(policy, result, events.lastReported(policy));
         observed(policy, context, view, result, desired);
         if (shared != null) {
             writeBudgetStatus(shared, policy, desired);

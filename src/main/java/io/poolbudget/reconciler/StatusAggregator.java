@@ -34,8 +34,15 @@ public final class StatusAggregator {
     }
 
     PoolPolicyStatus status(PoolPolicy policy, PolicyPass.Result result) {
+        return status(policy, result, policy.getStatus() == null ? null : policy.getStatus().getConditions());
+    }
+
+    /**
+     * {@code previous}: the conditions this process last reported for the policy, where it has (the informer's copy
+     * of the status can lag its own patch by a pass, and a stale copy must not end a condition that lasts).
+     */
+    PoolPolicyStatus status(PoolPolicy policy, PolicyPass.Result result, List<Condition> previous) {
         long generation = policy.getMetadata().getGeneration() == null ? 0 : policy.getMetadata().getGeneration();
-        List<Condition> previous = policy.getStatus() == null ? null : policy.getStatus().getConditions();
         var status = new PoolPolicyStatus();
         status.setObservedGeneration(generation);
         List<Condition> conditions = new ArrayList<>();

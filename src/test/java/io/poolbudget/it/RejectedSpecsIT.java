@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -42,7 +43,7 @@ class RejectedSpecsIT {
             zero cores                 | ok   | {cores: 0}                                 | {preset: hikari-env} | [{name: a}]                            | spec.database.cores: Invalid value: 0: spec.database.cores in body should be greater than or equal to 1
             negative spindles          | ok   | {cores: 2, effectiveSpindles: -1}          | {preset: hikari-env} | [{name: a}]                            | spec.database.effectiveSpindles
             reserved at maxConnections | ok   | {cores: 2, maxConnections: 10, reservedConnections: 10} | {preset: hikari-env} | [{name: a}]  | database.reservedConnections must be below database.maxConnections
-            no database                | ok   |                                            | {preset: hikari-env} | [{name: a}]                            | spec.database: Required value
+            no database                | ok   |                                            | {preset: hikari-env} | [{name: a}]                            | set exactly one of spec.database (a database of this policy's own) or spec.databaseRef
             no targets                 | ok   | {cores: 2}                                 | {preset: hikari-env} | []                                     | spec.targets: Invalid value: 0: spec.targets in body should have at least 1 items
             name and selector          | ok   | {cores: 2}                                 | {preset: hikari-env} | [{name: a, selector: {}}]              | set exactly one of targets[].name or targets[].selector
             neither name nor selector  | ok   | {cores: 2}                                 | {preset: hikari-env} | [{weight: 2}]                          | set exactly one of targets[].name or targets[].selector
@@ -79,5 +80,36 @@ class RejectedSpecsIT {
         assertThat(rejected).as(title + " was accepted").isNotNull();
         assertThat(rejected.getCode()).isEqualTo(422);
         assertThat(rejected.getStatus().getMessage()).contains(message);
+    }
+
+    @Test
+    void bothDatabaseSectionsAndAnObservingDatabaseBudgetAreRejected() {
+        var both = Serialization.unmarshal("""
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: both}
+                spec:
+                  database: {cores: 2}
+                  databaseRef: {name: shared}
+                  injection: {preset: hikari-env}
+                  targets: [{name: a}]
+                """, GenericKubernetesResource.class);
+        var rejected = catchThrowableOfType(KubernetesClientException.class, () -> client
+                .genericKubernetesResources("poolbudget.io/v1alpha1", "PoolPolicy").inNamespace(ns).resource(both).create());
+        assertThat(rejected).as("both database sections were accepted").isNotNull();
+        assertThat(rejected.getStatus().getMessage()).contains("set exactly one of spec.database");
+
+        var observing = Serialization.unmarshal("""
+                apiVersion: poolbudget.io/v1alpha1
+                kind: DatabaseBudget
+                metadata: {name: it-rejected-observing}
+                spec:
+                  database: {cores: 2, observe: {secretName: pg}}
+                  namespaceSelector: {}
+                """, GenericKubernetesResource.class);
+        var refused = catchThrowableOfType(KubernetesClientException.class, () -> client
+                .genericKubernetesResources("poolbudget.io/v1alpha1", "DatabaseBudget").resource(observing).create());
+        assertThat(refused).as("an observing DatabaseBudget was accepted").isNotNull();
+        assertThat(refused.getStatus().getMessage()).contains("spec.database.observe is not available on a DatabaseBudget");
     }
 }
