@@ -53,16 +53,6 @@ public final class PolicyPlanner {
     @FunctionalInterface
     public interface SharedBudgets {
         Budget shareOf(PoolPolicy policy);
-
-        /** Where no DatabaseBudget is known. */
-        SharedBudgets NONE = p -> {
-            throw new InvalidPolicyException("spec.databaseRef", "names DatabaseBudget " + p.getSpec().getDatabaseRef()
-                    .getName() + ", which is not given: pass it too (-f)");
-        };
-    }
-
-    public static PolicyPlan plan(PoolPolicy policy, WorkloadCatalog catalog) {
-        return plan(policy, catalog, SharedBudgets.NONE);
     }
 
     public static PolicyPlan plan(PoolPolicy policy, WorkloadCatalog catalog, SharedBudgets shared) {

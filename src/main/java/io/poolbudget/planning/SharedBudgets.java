@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -24,6 +23,8 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     private final Map<String, Namespace> namespaces;
     private final Collection<PoolPolicy> policies;
     private final boolean namespacesKnown;
+    /** Members by budget name: a share, the blockers and the budget's status all ask within one pass. */
+    private final Map<String, List<Member>> members = new java.util.HashMap<>();
 
     /** As the operator sees them: every namespace's labels known. */
     public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces, Collection<PoolPolicy> policies) {
@@ -82,10 +83,10 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
 
     /** Why a namespace may not draw on the budget; null when it may. */
     public String refusal(DatabaseBudget budget, String namespace) {
-        var selector = budget.getSpec() == null ? null : budget.getSpec().getNamespaceSelector();
         if (!namespacesKnown) {
             return null;
         }
+        var selector = budget.getSpec() == null ? null : budget.getSpec().getNamespaceSelector();
         Namespace ns = namespaces.get(namespace);
         Map<String, String> labels = ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
         if (selector != null && Workloads.matches(selector, labels)) {
@@ -100,19 +101,19 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     /** Every live policy the budget admits, with its share. */
     public List<Member> members(DatabaseBudget budget) {
         String name = budget.getMetadata().getName();
-        List<PoolPolicy> admitted = policies.stream().filter(p -> name.equals(ref(p))
-                        && p.getMetadata().getDeletionTimestamp() == null
-                        && refusal(budget, namespaceOf(p)) == null).toList();
-        Budget total = total(budget);
-        List<SharedBudget.Claimant> claimants = admitted.stream().map(p -> new SharedBudget.Claimant(
-                namespaceOf(p), p.getMetadata().getName(), weight(budget, namespaceOf(p))))
-                .toList();
-        List<Member> members = new ArrayList<>();
-        for (SharedBudget.Share s : SharedBudget.split(total, claimants)) {
-            admitted.stream().filter(p -> namespaceOf(p).equals(s.namespace())
-                    && p.getMetadata().getName().equals(s.policy())).findFirst().ifPresent(p -> members.add(new Member(p, s)));
+        List<Member> known = members.get(name);
+        if (known != null) {
+            return known;
         }
-        return members;
+        Map<String, PoolPolicy> admitted = new java.util.LinkedHashMap<>();
+        policies.stream().filter(p -> name.equals(ref(p)) && p.getMetadata().getDeletionTimestamp() == null
+                && refusal(budget, namespaceOf(p)) == null).forEach(p -> admitted.put(id(p), p));
+        List<SharedBudget.Claimant> claimants = admitted.values().stream().map(p -> new SharedBudget.Claimant(
+                namespaceOf(p), p.getMetadata().getName(), weight(budget, namespaceOf(p)))).toList();
+        List<Member> split = SharedBudget.split(total(budget), claimants).stream()
+                .map(s -> new Member(admitted.get(s.namespace() + "/" + s.policy()), s)).toList();
+        members.put(name, split);
+        return split;
     }
 
     /** The whole budget; throws naming the DatabaseBudget's field when its database section is invalid. */
@@ -150,8 +151,7 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
             if (same(other, self)) {
                 continue;
             }
-            String id = "PoolPolicy " + namespaceOf(other) + "/" + other.getMetadata().getName()
-                    + " (DatabaseBudget " + name + ")";
+            String id = "PoolPolicy " + id(other) + " (DatabaseBudget " + name + ")";
             var st = other.getStatus();
             long share = m.share().connections();
             if (st == null || st.getBudget() == null || st.getBudget().getConnections() == null) {
@@ -177,7 +177,10 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     }
 
     public static boolean same(PoolPolicy a, PoolPolicy b) {
-        return Objects.equals(namespaceOf(a), namespaceOf(b))
-                && Objects.equals(a.getMetadata().getName(), b.getMetadata().getName());
+        return id(a).equals(id(b));
+    }
+
+    private static String id(PoolPolicy p) {
+        return namespaceOf(p) + "/" + p.getMetadata().getName();
     }
 }

@@ -46,14 +46,13 @@ final class BudgetStatusAggregator {
             rows.add(row);
         }
         status.setPolicyCount(rows.size());
-        shared.referencing(budget).forEach(p -> {
-                    String refusal = shared.refusal(budget, p.getMetadata().getNamespace());
-                    if (refusal != null) {
-                        var row = row(p);
-                        row.setRefused("namespace " + p.getMetadata().getNamespace() + " is not selected");
-                        rows.add(row);
-                    }
-                });
+        for (PoolPolicy p : shared.referencing(budget)) {
+            if (shared.refusal(budget, SharedBudgets.namespaceOf(p)) != null) {
+                var row = row(p);
+                row.setRefused("namespace " + SharedBudgets.namespaceOf(p) + " is not selected");
+                rows.add(row);
+            }
+        }
         rows.sort(Comparator.comparing(DatabaseBudgetStatus.PolicyShare::getNamespace)
                 .thenComparing(DatabaseBudgetStatus.PolicyShare::getName));
         status.setPolicies(rows);
@@ -62,12 +61,10 @@ final class BudgetStatusAggregator {
         return status;
     }
 
-    
     private static DatabaseBudgetStatus.PolicyShare row(PoolPolicy p) {
         var row = new DatabaseBudgetStatus.PolicyShare();
-        row.setNamespace(p.getMetadata().getNamespace());
+        row.setNamespace(SharedBudgets.namespaceOf(p));
         row.setName(p.getMetadata().getName());
         return row;
     }
-
 }

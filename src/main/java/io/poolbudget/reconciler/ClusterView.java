@@ -63,9 +63,11 @@ final class ClusterView implements WorkloadCatalog {
                 context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class));
     }
 
-    private static <R extends HasMetadata> List<R> cached(Context<PoolPolicy> context, Class<R> type, String namespace) {
-        var source = context.eventSourceRetriever().getEventSourceFor(type);
-        return ((InformerEventSource<R, PoolPolicy>) source).list(namespace).toList();
+    /** An informer's cache: one namespace's objects, or with {@code namespace} null all (cluster-scoped ones too). */
+    @SuppressWarnings("unchecked")
+    static <R extends HasMetadata> List<R> cached(Context<PoolPolicy> context, Class<R> type, String namespace) {
+        var source = (InformerEventSource<R, PoolPolicy>) context.eventSourceRetriever().getEventSourceFor(type);
+        return (namespace == null ? source.list() : source.list(namespace)).toList();
     }
 
     private static <T extends HasMetadata> Map<String, T> byName(Collection<T> items) {
@@ -108,6 +110,11 @@ final class ClusterView implements WorkloadCatalog {
     /** The workload object itself, as cached (for its managed fields). */
     HasMetadata object(Workload w) {
         return w.kind() == WorkloadKind.Deployment ? deployments.get(w.name()) : statefulSets.get(w.name());
+    }
+
+    /** Version 0.1's field manager still owns fields it wrote into the workload for this policy. */
+    boolean legacyOwned(Workload w, Owner owner) {
+        return Owner.legacyManaged(object(w)) && owner.legacy(template(w).getMetadata());
     }
 
     /**

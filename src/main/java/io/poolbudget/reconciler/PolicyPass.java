@@ -55,7 +55,6 @@ final class PolicyPass {
                 + "is false): give this policy its own spec.database");
     };
 
-
     static Result run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, WorkloadWriter writer,
                       Instant now, Duration window) {
         return run(policy, view, neighbours, null, writer, now, window);
@@ -119,7 +118,7 @@ final class PolicyPass {
         }
         List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), blockers, now, window);
         for (int i = 0; i < sized.size(); i++) {
-            outcomes.add(act(policy, view, sized.get(i), decisions.get(i), dryRun, writer));
+            outcomes.add(act(policy, owner, view, sized.get(i), decisions.get(i), dryRun, writer));
         }
         for (var missing : plan.missing()) {
             outcomes.add(new TargetOutcome(missing.kind().name(), missing.name(), null, null, null, State.NotFound,
@@ -143,10 +142,9 @@ final class PolicyPass {
         }
     }
 
-    private static TargetOutcome act(PoolPolicy policy, ClusterView view, Sized s, Decision d, boolean dryRun,
-                                     WorkloadWriter writer) {
+    private static TargetOutcome act(PoolPolicy policy, Owner owner, ClusterView view, Sized s, Decision d,
+                                     boolean dryRun, WorkloadWriter writer) {
         Workload w = s.workload();
-        Owner owner = Owner.of(policy);
         int size = s.allocation().poolSize();
         Integer applied = s.state().applied();
         if (dryRun) {
@@ -154,10 +152,11 @@ final class PolicyPass {
                     + ": " + d.reason();
             return s.outcome(applied, State.DryRun, what, null, false);
         }
-        if (s.state().rolledOut() && view.legacyConfigMap(w, owner) != null
+        var legacyConfigMap = view.legacyConfigMap(w, owner);
+        if (legacyConfigMap != null && s.state().rolledOut()
                 && Owner.annotation(view.template(w).getMetadata(), owner.sizeAnnotation()) != null) {
             // version 0.1's ConfigMap: no pod refers to it once this policy's own has rolled out
-            writer.deleteConfigMap(w.namespace(), view.legacyConfigMap(w, owner).getMetadata().getName());
+            writer.deleteConfigMap(w.namespace(), legacyConfigMap.getMetadata().getName());
         }
         return switch (d.action()) {
             case NONE -> s.state().rolledOut() ? s.outcome(applied, State.Applied, d.reason(), null, false)
@@ -167,7 +166,7 @@ final class PolicyPass {
             case APPLY -> {
                 var injection = policy.getSpec().getInjection();
                 String problem = null;
-                if (Owner.legacyManaged(view.object(w)) && owner.legacy(view.template(w).getMetadata())) {
+                if (view.legacyOwned(w, owner)) {
                     problem = writer.handOver(view.object(w), owner); // after an upgrade from version 0.1
                 }
                 if (problem == null && injection.getMode() == InjectionMode.ConfigMap) {

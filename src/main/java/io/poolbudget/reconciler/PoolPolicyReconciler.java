@@ -85,8 +85,9 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         var counted = writer.counted(outcome -> metrics.wrote(meta.getNamespace(), meta.getName(), outcome));
         var view = ClusterView.of(context);
         // a shared budget's view spans every namespace: built only for a policy that draws on one
-        var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? new SharedBudgets(cached(context,
-                DatabaseBudget.class), cached(context, Namespace.class), context.getPrimaryCache().list().toList()) : null;
+        var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? new SharedBudgets(ClusterView.cached(context,
+                DatabaseBudget.class, null), ClusterView.cached(context, Namespace.class, null),
+                context.getPrimaryCache().list().toList()) : null;
         var result = PolicyPass.run(policy, view, neighbours, shared, counted, clock.instant(), window);
         PoolPolicyStatus desired = statusAggregator.status(policy, result, events.lastReported(policy));
         observed(policy, context, view, result, desired);
@@ -152,11 +153,6 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
                 : policy.getSpec().getDatabase().getName();
     }
 
-    @SuppressWarnings("unchecked")
-    private static <R extends HasMetadata> List<R> cached(Context<PoolPolicy> context, Class<R> type) {
-        return ((InformerEventSource<R, PoolPolicy>) context.eventSourceRetriever().getEventSourceFor(type)).list().toList();
-    }
-
     /** deletionPolicy Remove takes back every value the operator set; Retain leaves them. */
     @Override
     public DeleteControl cleanup(PoolPolicy policy, Context<PoolPolicy> context) {
@@ -180,7 +176,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
             var w = workload.get();
             var legacyConfigMap = view.legacyConfigMap(w, owner);
             String problem = writer.apply(owner.fieldManager(), Injection.release(kind, ns, t.getName()));
-            if (problem == null && Owner.legacyManaged(view.object(w)) && owner.legacy(view.template(w).getMetadata())) {
+            if (problem == null && view.legacyOwned(w, owner)) {
                 problem = writer.apply(Owner.LEGACY_MANAGER, Injection.release(kind, ns, t.getName())); // from 0.1
             }
             writer.deleteConfigMap(ns, owner.configMapName(kind, t.getName()));
@@ -201,15 +197,14 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
                 .list(r.getMetadata().getNamespace()).map(ResourceID::fromResource).collect(Collectors.toSet());
         // A policy of a shared budget concerns every other policy of that budget, in any namespace (shares and
         // shrink-first ordering span them); a DatabaseBudget its policies; a namespace's labels its policies' admission.
-        SecondaryToPrimaryMapper<HasMetadata> budgetPolicies = r -> context.getPrimaryCache()
-                .list(p -> r.getMetadata().getName().equals(SharedBudgets.ref(p)))
-                .map(ResourceID::fromResource).collect(Collectors.toSet());
+        java.util.function.Function<String, Set<ResourceID>> drawingOn = budget -> context.getPrimaryCache()
+                .list(p -> budget.equals(SharedBudgets.ref(p))).map(ResourceID::fromResource).collect(Collectors.toSet());
+        SecondaryToPrimaryMapper<HasMetadata> budgetPolicies = r -> drawingOn.apply(r.getMetadata().getName());
         SecondaryToPrimaryMapper<HasMetadata> policiesAndPeers = r -> {
             Set<ResourceID> ids = new java.util.HashSet<>(namespacePolicies.toPrimaryResourceIDs(r));
             String ref = r instanceof PoolPolicy p ? SharedBudgets.ref(p) : null;
             if (ref != null) {
-                context.getPrimaryCache().list(p -> ref.equals(SharedBudgets.ref(p))).map(ResourceID::fromResource)
-                        .forEach(ids::add);
+                ids.addAll(drawingOn.apply(ref));
             }
             return ids;
         };

@@ -43,13 +43,13 @@ class PlanCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int exit, String out, String err) {}
+    record Run(int exit, String out, String err) {}
 
     private Path file(String name, String content) throws IOException {
         return Files.writeString(dir.resolve(name), content);
     }
 
-    private static Run plan(String stdin, String... args) {
+    static Run plan(String stdin, String... args) {
         var out = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
         int exit = PlanCommand.run(args, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),

@@ -2,10 +2,7 @@ package io.poolbudget.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.poolbudget.cli.PlanCommandTest.Run;
 import org.junit.jupiter.api.Test;
 
 /** plan with a DatabaseBudget: the same shares, refusals and messages as the operator. */
@@ -41,14 +38,8 @@ class PlanSharedBudgetTest {
             spec: {replicas: 2}
             """;
 
-    private record Run(int exit, String out, String err) {}
-
     private static Run plan(String stdin) {
-        var out = new ByteArrayOutputStream();
-        var err = new ByteArrayOutputStream();
-        int exit = PlanCommand.run(new String[] {"-f", "-"}, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return PlanCommandTest.plan(stdin, "-f", "-");
     }
 
     private static String namespace(String name, boolean selected) {
