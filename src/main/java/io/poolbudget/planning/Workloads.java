@@ -134,8 +134,8 @@ public final class Workloads {
             }
         }
         if (selector.getMatchExpressions() != null) {
-            for (LabelSelectorRequirement r : selector.getMatchExpressions()) {
-                if (!matches(r, have)) {
+            for (int i = 0; i < selector.getMatchExpressions().size(); i++) {
+                if (!matches(i, selector.getMatchExpressions().get(i), have)) {
                     return false;
                 }
             }
@@ -143,7 +143,7 @@ public final class Workloads {
         return true;
     }
 
-    private static boolean matches(LabelSelectorRequirement r, Map<String, String> labels) {
+    private static boolean matches(int index, LabelSelectorRequirement r, Map<String, String> labels) {
         List<String> values = r.getValues() == null ? List.of() : r.getValues();
         String value = labels.get(r.getKey());
         return switch (String.valueOf(r.getOperator())) {
@@ -151,8 +151,8 @@ public final class Workloads {
             case "NotIn" -> value == null || !values.contains(value);
             case "Exists" -> labels.containsKey(r.getKey());
             case "DoesNotExist" -> !labels.containsKey(r.getKey());
-            default -> throw new IllegalArgumentException("operator '" + r.getOperator()
-                    + "' is not one of In, NotIn, Exists, DoesNotExist");
+            default -> throw new IllegalArgumentException("matchExpressions[" + index + "].operator '" + r.getOperator()
+                    + "' is not one of In, NotIn, Exists, DoesNotExist: use one of those");
         };
     }
 }

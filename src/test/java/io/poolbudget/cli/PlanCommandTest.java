@@ -162,7 +162,7 @@ class PlanCommandTest {
             named twice            | {cores: 2}                                | - {name: api}\\n    - {name: api}       | spec.targets[1] names Deployment/api a second time
             weight 0, no match     | {cores: 2}                                | - {selector: {matchLabels: {tier: none}}, weight: 0} | spec.targets[0].weight must be at least 1
             min above max, no match | {cores: 2}                               | - {selector: {matchLabels: {tier: none}}, minPoolSize: 5, maxPoolSize: 2} | spec.targets[0].minPoolSize must not exceed maxPoolSize
-            bad selector operator  | {cores: 2}                                | - {selector: {matchExpressions: [{key: a, operator: Near}]}} | spec.targets[0].selector operator 'Near' is not one of In, NotIn, Exists, DoesNotExist
+            bad selector operator  | {cores: 2}                                | - {selector: {matchExpressions: [{key: a, operator: Near}]}} | spec.targets[0].selector matchExpressions[0].operator 'Near' is not one of In, NotIn, Exists, DoesNotExist
             """)
     void badPoliciesExitTwoNamingFileDocumentAndField(String name, String database, String targets, String message)
             throws IOException {

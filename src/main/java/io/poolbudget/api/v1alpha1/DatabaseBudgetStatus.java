@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The budget and each referencing policy's share and use. Rebuilt whole by the passes of the policies that
- * reference it ({@code SharedBudgets.status}), written only when it changes.
+ * The budget and each referencing policy's share and use, and what pods outside its admitted policies still hold.
+ * Rebuilt whole by the DatabaseBudget's own reconciler from the policies' statuses and the pods, written only when it
+ * changes.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DatabaseBudgetStatus {
@@ -27,6 +28,31 @@ public class DatabaseBudgetStatus {
     @JsonPropertyDescription("Each referencing policy: its share, what its plan allocates, what its pods hold now, "
             + "or why it was refused.")
     private List<PolicyShare> policies = new ArrayList<>();
+
+    @JsonPropertyDescription("Connections held by pods whose pools were sized from this budget but whose policy is "
+            + "not one of its admitted policies now (refused, deleted, or drawing on something else): they count "
+            + "against the budget, and the admitted policies split only the rest, until those pods are gone or hold less.")
+    private Long heldOutside;
+
+    @JsonPropertyDescription("Those pods, by policy: how many, how many are shutting down, what they hold, and why "
+            + "they are outside.")
+    private List<HeldOutside> outside = new ArrayList<>();
+
+    @JsonPropertyDescription("The generation of the spec this status describes.")
+    private Long observedGeneration;
+
+    @JsonPropertyDescription("Ready: the budget's spec is valid and its shares are computed (False names the field at "
+            + "fault).")
+    private List<io.fabric8.kubernetes.api.model.Condition> conditions = new ArrayList<>();
+
+    public Long getHeldOutside() { return heldOutside; }
+    public void setHeldOutside(Long heldOutside) { this.heldOutside = heldOutside; }
+    public List<HeldOutside> getOutside() { return outside; }
+    public void setOutside(List<HeldOutside> outside) { this.outside = outside; }
+    public Long getObservedGeneration() { return observedGeneration; }
+    public void setObservedGeneration(Long observedGeneration) { this.observedGeneration = observedGeneration; }
+    public List<io.fabric8.kubernetes.api.model.Condition> getConditions() { return conditions; }
+    public void setConditions(List<io.fabric8.kubernetes.api.model.Condition> conditions) { this.conditions = conditions; }
 
     public BudgetStatus getBudget() { return budget; }
     public void setBudget(BudgetStatus budget) { this.budget = budget; }
@@ -64,5 +90,31 @@ public class DatabaseBudgetStatus {
         public void setLive(Long live) { this.live = live; }
         public String getRefused() { return refused; }
         public void setRefused(String refused) { this.refused = refused; }
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class HeldOutside {
+        private String namespace;
+        @JsonPropertyDescription("The PoolPolicy that sized the pods (it may be gone).")
+        private String policy;
+        private Integer pods;
+        @JsonPropertyDescription("Of those pods, how many are shutting down.")
+        private Integer terminating;
+        private Long connections;
+        @JsonPropertyDescription("Why they are outside the admitted policies.")
+        private String reason;
+
+        public String getNamespace() { return namespace; }
+        public void setNamespace(String namespace) { this.namespace = namespace; }
+        public String getPolicy() { return policy; }
+        public void setPolicy(String policy) { this.policy = policy; }
+        public Integer getPods() { return pods; }
+        public void setPods(Integer pods) { this.pods = pods; }
+        public Integer getTerminating() { return terminating; }
+        public void setTerminating(Integer terminating) { this.terminating = terminating; }
+        public Long getConnections() { return connections; }
+        public void setConnections(Long connections) { this.connections = connections; }
+        public String getReason() { return reason; }
+        public void setReason(String reason) { this.reason = reason; }
     }
 }
