@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -23,12 +24,29 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     private final Map<String, Namespace> namespaces;
     private final Collection<PoolPolicy> policies;
     private final boolean namespacesKnown;
+    private final Collection<Holding> holdings;
     /** Members by budget name: a share, the blockers and the budget's status all ask within one pass. */
     private final Map<String, List<Member>> members = new java.util.HashMap<>();
+    private final Map<String, List<Outside>> outside = new java.util.HashMap<>();
 
-    /** As the operator sees them: every namespace's labels known. */
-    public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces, Collection<PoolPolicy> policies) {
-        this(budgets, namespaces, policies, true);
+    /**
+     * What one pod holds for one policy, as the pod's own annotations say: the DatabaseBudget its pool was sized
+     * from (null for a pod sized before pods recorded it: then its policy's current reference decides), its
+     * namespace and policy (by name), the connections its pools hold, and whether it is shutting down.
+     */
+    public record Holding(String budget, String namespace, String policy, long connections, boolean terminating) {}
+
+    /**
+     * Pods of one policy that hold connections of a budget while the policy is not one of the budget's admitted
+     * members (refused, deleted, or drawing on something else now): they count against the budget until they are
+     * gone or hold less.
+     */
+    public record Outside(String namespace, String policy, int pods, int terminating, long connections, String why) {}
+
+    /** As the operator sees them: every namespace's labels known, and what every sized pod holds. */
+    public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces, Collection<PoolPolicy> policies,
+                         Collection<Holding> holdings) {
+        this(budgets, namespaces, policies, true, holdings);
     }
 
     /**
@@ -37,12 +55,18 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
      */
     public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces, Collection<PoolPolicy> policies,
                          boolean namespacesKnown) {
+        this(budgets, namespaces, policies, namespacesKnown, List.of());
+    }
+
+    private SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces,
+                          Collection<PoolPolicy> policies, boolean namespacesKnown, Collection<Holding> holdings) {
         this.budgets = budgets.stream().collect(Collectors.toMap(b -> b.getMetadata().getName(), Function.identity(),
                 (a, b) -> b));
         this.namespaces = namespaces.stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity(),
                 (a, b) -> b));
         this.policies = policies;
         this.namespacesKnown = namespacesKnown;
+        this.holdings = holdings;
     }
 
     /** A policy's namespace; "default" where a manifest for plan names none, as kubectl would apply it. */
@@ -67,8 +91,9 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
         }
         Member self = members(budget).stream().filter(m -> same(m.policy(), policy)).findFirst()
                 .orElseThrow(() -> new IllegalStateException("a live policy is a member of its own budget"));
-        return new Budget(self.share().connections(), Budget.Term.SHARE, "DatabaseBudget " + name + ": "
-                + self.share().explanation());
+        long share = self.share().connections();
+        return new Budget(share, Budget.Term.SHARE, "this namespace's share of DatabaseBudget " + name + " is "
+                + self.share().explanation() + (share == 0 ? "; ask its owner for a larger weight or budget" : ""));
     }
 
     /** The budget a policy names; throws naming the field when it does not exist. */
@@ -89,7 +114,14 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
         var selector = budget.getSpec() == null ? null : budget.getSpec().getNamespaceSelector();
         Namespace ns = namespaces.get(namespace);
         Map<String, String> labels = ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
-        if (selector != null && Workloads.matches(selector, labels)) {
+        boolean selected;
+        try {
+            selected = selector != null && Workloads.matches(selector, labels);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidPolicyException("DatabaseBudget " + budget.getMetadata().getName() + " spec.namespaceSelector",
+                    e.getMessage());
+        }
+        if (selected) {
             return null;
         }
         return "DatabaseBudget " + budget.getMetadata().getName() + " does not admit namespace " + namespace
@@ -110,10 +142,89 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
                 && refusal(budget, namespaceOf(p)) == null).forEach(p -> admitted.put(id(p), p));
         List<SharedBudget.Claimant> claimants = admitted.values().stream().map(p -> new SharedBudget.Claimant(
                 namespaceOf(p), p.getMetadata().getName(), weight(budget, namespaceOf(p)))).toList();
-        List<Member> split = SharedBudget.split(total(budget), claimants).stream()
+        List<Member> split = SharedBudget.split(available(budget, admitted.keySet()), claimants).stream()
                 .map(s -> new Member(admitted.get(s.namespace() + "/" + s.policy()), s)).toList();
         members.put(name, split);
         return split;
+    }
+
+    /** The budget less what pods outside its admitted policies hold: what the admitted ones may split. */
+    private Budget available(DatabaseBudget budget, Set<String> admitted) {
+        Budget whole = total(budget);
+        List<Outside> rows = outside(budget, admitted);
+        long held = rows.stream().mapToLong(Outside::connections).sum();
+        if (held == 0) {
+            return whole;
+        }
+        long left = Math.max(0, whole.connections() - held);
+        return new Budget(left, whole.term(), left + " = " + whole.connections() + " − " + held + " held by pods outside "
+                + "its admitted policies (" + rows.stream().map(o -> o.namespace() + "/" + o.policy() + " " + o.connections()
+                + ", " + o.why()).collect(Collectors.joining("; ")) + "), where " + whole.explanation());
+    }
+
+    /**
+     * The pods that hold connections of this budget outside its admitted policies, by policy: what they hold counts
+     * against the budget until they are gone or hold less, whatever became of their policy.
+     */
+    public List<Outside> outside(DatabaseBudget budget) {
+        List<Outside> known = outside.get(budget.getMetadata().getName());
+        if (known != null) {
+            return known;
+        }
+        members(budget);
+        return outside.get(budget.getMetadata().getName());
+    }
+
+    private List<Outside> outside(DatabaseBudget budget, Set<String> admitted) {
+        String name = budget.getMetadata().getName();
+        Map<String, long[]> byPolicy = new java.util.TreeMap<>();   // pods, terminating, connections
+        for (Holding h : holdings) {
+            String key = h.namespace() + "/" + h.policy();
+            PoolPolicy policy = byId().get(key);
+            String drawsOn = h.budget() != null ? h.budget() : policy == null ? null : ref(policy);
+            if (!name.equals(drawsOn) || admitted.contains(key)) {
+                continue;
+            }
+            long[] sum = byPolicy.computeIfAbsent(key, k -> new long[3]);
+            sum[0]++;
+            sum[1] += h.terminating() ? 1 : 0;
+            sum[2] += h.connections();
+        }
+        List<Outside> rows = new ArrayList<>();
+        byPolicy.forEach((key, sum) -> {
+            String ns = key.substring(0, key.indexOf('/'));
+            String policy = key.substring(key.indexOf('/') + 1);
+            rows.add(new Outside(ns, policy, (int) sum[0], (int) sum[1], sum[2], why(budget, byId().get(key))));
+        });
+        outside.put(name, List.copyOf(rows));
+        return outside.get(name);
+    }
+
+    /** Why a policy's pods hold connections of the budget from outside it. */
+    private String why(DatabaseBudget budget, PoolPolicy policy) {
+        if (policy == null) {
+            return "its PoolPolicy is gone";
+        }
+        if (policy.getMetadata().getDeletionTimestamp() != null) {
+            return "its PoolPolicy is being deleted";
+        }
+        String ref = ref(policy);
+        if (ref == null) {
+            return "its PoolPolicy has its own spec.database now";
+        }
+        if (!ref.equals(budget.getMetadata().getName())) {
+            return "its PoolPolicy draws on DatabaseBudget " + ref + " now";
+        }
+        return "namespace " + namespaceOf(policy) + " is not selected";
+    }
+
+    private Map<String, PoolPolicy> byId;
+
+    private Map<String, PoolPolicy> byId() {
+        if (byId == null) {
+            byId = policies.stream().collect(Collectors.toMap(SharedBudgets::id, Function.identity(), (a, b) -> b));
+        }
+        return byId;
     }
 
     /** The whole budget; throws naming the DatabaseBudget's field when its database section is invalid. */
@@ -146,6 +257,12 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
             return List.of();
         }
         List<String> blockers = new ArrayList<>();
+        for (Outside o : outside(budgets.get(name))) {
+            if (o.terminating() > 0) {
+                blockers.add(o.terminating() + " pod(s) of PoolPolicy " + o.namespace() + "/" + o.policy() + " (" + o.why()
+                        + ") still hold connections of DatabaseBudget " + name + " while they shut down");
+            }
+        }
         for (Member m : members(budgets.get(name))) {
             PoolPolicy other = m.policy();
             if (same(other, self)) {

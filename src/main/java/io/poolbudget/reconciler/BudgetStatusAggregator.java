@@ -1,42 +1,46 @@
 package io.poolbudget.reconciler;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.DatabaseBudgetStatus;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.planning.InvalidPolicyException;
 import io.poolbudget.planning.SharedBudgets;
 import io.poolbudget.sizing.Budget;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** A DatabaseBudget's status, built whole from the policies that reference it. Pure. */
+/**
+ * A DatabaseBudget's status, built whole from the policies that reference it (their statuses as cached) and what
+ * pods outside its admitted policies hold. Pure: the same inputs give the same status, so an unchanged budget is
+ * never written again.
+ */
 final class BudgetStatusAggregator {
+    static final String REASON_SHARED = "Shared";
+    static final String REASON_HELD_OUTSIDE = "HeldOutside";
+
     private BudgetStatusAggregator() {}
 
-    /**
-     * The DatabaseBudget's status as the policies that reference it report: {@code self} with the status this pass
-     * computed (its cached one is the last pass's), the others as cached. Null when the budget is unknown.
-     */
-    static DatabaseBudgetStatus status(SharedBudgets shared, PoolPolicy self, PoolPolicyStatus selfStatus) {
-        DatabaseBudget budget = shared.budgetOf(self);
-        if (budget == null) {
-            return null;
-        }
+    static DatabaseBudgetStatus status(SharedBudgets shared, DatabaseBudget budget, List<Condition> previous, Clock clock) {
         var status = new DatabaseBudgetStatus();
+        long generation = budget.getMetadata().getGeneration() == null ? 0 : budget.getMetadata().getGeneration();
+        status.setObservedGeneration(generation);
         Budget total;
         try {
             total = SharedBudgets.total(budget);
         } catch (InvalidPolicyException e) {
-            return null; // every policy referencing it reports the problem
+            status.setConditions(List.of(Conditions.carry(previous, Conditions.READY, Conditions.FALSE,
+                    Conditions.REASON_INVALID_SPEC, e.getMessage(), generation, clock)));
+            return status;
         }
         status.setBudget(StatusAggregator.budgetStatus(total));
         List<DatabaseBudgetStatus.PolicyShare> rows = new ArrayList<>();
         long allocated = 0;
         long live = 0;
         for (SharedBudgets.Member m : shared.members(budget)) {
-            var st = SharedBudgets.same(m.policy(), self) ? selfStatus : m.policy().getStatus();
+            var st = m.policy().getStatus();
             var row = row(m.policy());
             row.setShare(m.share().connections());
             row.setAllocated(st == null ? null : st.getAllocated());
@@ -47,7 +51,8 @@ final class BudgetStatusAggregator {
         }
         status.setPolicyCount(rows.size());
         for (PoolPolicy p : shared.referencing(budget)) {
-            if (shared.refusal(budget, SharedBudgets.namespaceOf(p)) != null) {
+            String refusal = shared.refusal(budget, SharedBudgets.namespaceOf(p));
+            if (refusal != null) {
                 var row = row(p);
                 row.setRefused("namespace " + SharedBudgets.namespaceOf(p) + " is not selected");
                 rows.add(row);
@@ -58,6 +63,24 @@ final class BudgetStatusAggregator {
         status.setPolicies(rows);
         status.setAllocated(allocated);
         status.setLiveConnections(live);
+        long outside = 0;
+        for (SharedBudgets.Outside o : shared.outside(budget)) {
+            var row = new DatabaseBudgetStatus.HeldOutside();
+            row.setNamespace(o.namespace());
+            row.setPolicy(o.policy());
+            row.setPods(o.pods());
+            row.setTerminating(o.terminating());
+            row.setConnections(o.connections());
+            row.setReason(o.why());
+            status.getOutside().add(row);
+            outside += o.connections();
+        }
+        status.setHeldOutside(outside);
+        String message = status.getPolicyCount() + " policies draw on " + total.connections()
+                + " connections" + (outside == 0 ? "" : "; " + outside + " of them are held by pods outside its admitted "
+                + "policies (status.outside), so those policies split " + Math.max(0, total.connections() - outside));
+        status.setConditions(List.of(Conditions.carry(previous, Conditions.READY, Conditions.TRUE,
+                outside == 0 ? REASON_SHARED : REASON_HELD_OUTSIDE, message, generation, clock)));
         return status;
     }
 

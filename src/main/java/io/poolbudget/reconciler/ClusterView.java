@@ -70,6 +70,16 @@ final class ClusterView implements WorkloadCatalog {
         return (namespace == null ? source.list() : source.list(namespace)).toList();
     }
 
+    /** The name of the informer of the pods the operator sized (every namespace it watches). */
+    static final String SIZED_PODS = "pod-" + Owner.SIZED_LABEL.replaceAll("[^a-z0-9-]", "-");
+
+    /** Every pod the operator sized, in every namespace it watches. */
+    @SuppressWarnings("unchecked")
+    static List<Pod> sizedPods(Context<? extends HasMetadata> context) {
+        return ((InformerEventSource<Pod, ?>) context.eventSourceRetriever().getEventSourceFor(Pod.class, SIZED_PODS))
+                .list().toList();
+    }
+
     private static <T extends HasMetadata> Map<String, T> byName(Collection<T> items) {
         return items.stream().collect(Collectors.toMap(i -> i.getMetadata().getName(), Function.identity(), (a, b) -> a));
     }

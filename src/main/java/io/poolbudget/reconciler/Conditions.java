@@ -25,6 +25,8 @@ public final class Conditions {
     public static final String REASON_RECONCILED = "Reconciled";
     public static final String REASON_DRY_RUN = "DryRun";
     public static final String REASON_INVALID_SPEC = "InvalidSpec";
+    /** A pass failed unexpectedly: it is retried, and the message says what failed. */
+    public static final String REASON_RECONCILE_ERROR = "ReconcileError";
     public static final String REASON_OVERSUBSCRIBED = "Oversubscribed";
     public static final String REASON_WITHIN_BUDGET = "WithinBudget";
     public static final String REASON_CONFLICT = "Conflict";

@@ -162,9 +162,13 @@ public final class Injection {
         return revision(owner, spec, new PodTemplateSpec(podMeta, podSpec), containers);
     }
 
-    /** The partial workload to apply: the env entries (literal, or referencing the ConfigMap), the label, the size and hash. */
+    /**
+     * The partial workload to apply: the env entries (literal, or referencing the ConfigMap), the label, the size and
+     * hash, and for a policy that draws on a DatabaseBudget ({@code budget} not null) that budget's name and the pools
+     * per pod, so that its pods count against it for as long as they live.
+     */
     static HasMetadata workloadPatch(WorkloadKind kind, String namespace, String name, Owner owner, InjectionSpec spec,
-                                     List<String> containers, int size) {
+                                     List<String> containers, int size, String budget, int poolsPerPod) {
         EnvNames names = EnvNames.of(spec);
         boolean viaConfigMap = spec.getMode() == InjectionMode.ConfigMap;
         String cm = owner.configMapName(kind, name);
@@ -181,6 +185,12 @@ public final class Injection {
                 .addToAnnotations(owner.sizeAnnotation(), Integer.toString(size));
         if (viaConfigMap) {
             meta.addToAnnotations(owner.hashAnnotation(), hash(configMapData(size).toString()).substring(0, 16));
+        }
+        if (budget != null) {
+            meta.addToAnnotations(owner.budgetAnnotation(), budget);
+            if (poolsPerPod > 1) {
+                meta.addToAnnotations(owner.poolsAnnotation(), Integer.toString(poolsPerPod));
+            }
         }
         PodTemplateSpec template = new PodTemplateSpecBuilder().withMetadata(meta.build())
                 .withNewSpec().withContainers(patched).endSpec().build();

@@ -22,6 +22,12 @@ public record Owner(String policy) {
     public static final String POLICY_LABEL = "poolbudget.io/policy";
     static final String SIZE_PREFIX = "pool-size.poolbudget.io/";
     static final String HASH_PREFIX = "config-hash.poolbudget.io/";
+    /**
+     * The DatabaseBudget a pod's pool was sized from, and its pools per pod when more than one: a pod keeps counting
+     * against that budget until it is gone, whatever becomes of its policy.
+     */
+    static final String BUDGET_PREFIX = "budget.poolbudget.io/";
+    static final String POOLS_PREFIX = "pools-per-pod.poolbudget.io/";
 
     /** Version 0.1 wrote every policy's fields under one manager and these keys; an upgrade hands them over. */
     static final String LEGACY_MANAGER = "poolbudget-operator";
@@ -49,6 +55,10 @@ public record Owner(String policy) {
     public String sizeAnnotation() { return SIZE_PREFIX + key(); }
 
     public String hashAnnotation() { return HASH_PREFIX + key(); }
+
+    public String budgetAnnotation() { return BUDGET_PREFIX + key(); }
+
+    public String poolsAnnotation() { return POOLS_PREFIX + key(); }
 
     public String configMapName(WorkloadKind kind, String workload) {
         return shortened("poolbudget-" + key() + "-" + kind.name().toLowerCase() + "-" + workload, 253);

@@ -79,6 +79,18 @@ final class PolicyEvents {
         }
     }
 
+    /** A failed pass: one Warning when its message first appears (not on every retry). */
+    void reportFailure(PoolPolicy policy, List<Condition> conditions) {
+        List<Condition> before = lastReported(policy);
+        Condition ready = conditions.stream().filter(c -> Conditions.READY.equals(c.getType())).findFirst().orElseThrow();
+        boolean same = before != null && before.stream().anyMatch(b -> Conditions.READY.equals(b.getType())
+                && Objects.equals(b.getReason(), ready.getReason()) && Objects.equals(b.getMessage(), ready.getMessage()));
+        reported.put(policy.getMetadata().getUid(), List.copyOf(conditions));
+        if (!same) {
+            emit(policy, "Warning", ready.getReason(), ready.getMessage());
+        }
+    }
+
     /** The conditions this process last reported for the policy, else those of its cached status (null: none). */
     List<Condition> lastReported(PoolPolicy policy) {
         List<Condition> mine = reported.get(policy.getMetadata().getUid());

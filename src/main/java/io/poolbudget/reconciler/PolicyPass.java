@@ -80,6 +80,7 @@ final class PolicyPass {
         List<Sized> sized = new ArrayList<>();
         // raises also wait for the other policies of a shared budget, in every namespace, to shrink first
         List<String> blockers = new ArrayList<>(shared == null ? List.of() : shared.blockers(policy));
+        String budget = shared == null ? null : SharedBudgets.ref(policy);
         for (int i = 0; i < plan.targets().size(); i++) {
             Workload w = plan.targets().get(i).workload();
             TargetAllocation a = plan.allocation().targets().get(i);
@@ -114,11 +115,18 @@ final class PolicyPass {
             TargetStatus before = previous.get(w.id());
             Instant since = before == null || before.getPendingSince() == null ? null : Instant.parse(before.getPendingSince());
             sized.add(new Sized(w, a, containers, live, view.paused(w), new RolloutDecider.TargetState(w.id(),
-                    a.poolSize(), applied, view.rolledOut(w, owner, injection, containers), since, appDefault)));
+                    a.poolSize(), applied, view.rolledOut(w, owner, injection, containers), since, appDefault),
+                    budgetChange(owner, view.template(w).getMetadata(), budget)));
         }
         List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), blockers, now, window);
         for (int i = 0; i < sized.size(); i++) {
-            outcomes.add(act(policy, owner, view, sized.get(i), decisions.get(i), dryRun, writer));
+            Decision d = decisions.get(i);
+            String change = sized.get(i).budgetChange();
+            if (d.action() == Action.NONE && change != null) {
+                d = new Decision(d.id(), Action.APPLY, null, "pool size " + sized.get(i).allocation().poolSize()
+                        + " written again " + change);
+            }
+            outcomes.add(act(policy, owner, view, sized.get(i), d, budget, dryRun, writer));
         }
         for (var missing : plan.missing()) {
             outcomes.add(new TargetOutcome(missing.kind().name(), missing.name(), null, null, null, State.NotFound,
@@ -127,8 +135,23 @@ final class PolicyPass {
         return new Result(plan, null, outcomes, dryRun ? null : RolloutDecider.nextCheck(decisions, now, window));
     }
 
+    /**
+     * Why a workload this policy sized must be written again at the same size: its pods record another DatabaseBudget
+     * than the one the policy draws on now (so they would count against the old one for as long as they live, and not
+     * against the new one); null when they record the right one, or before the first write.
+     */
+    static String budgetChange(Owner owner, io.fabric8.kubernetes.api.model.ObjectMeta template, String budget) {
+        String carried = Owner.annotation(template, owner.budgetAnnotation());
+        if (!owner.sized(template) || java.util.Objects.equals(carried, budget)) {
+            return null;
+        }
+        return carried == null ? "to record DatabaseBudget " + budget + " on its pods"
+                : budget == null ? "without DatabaseBudget " + carried + ": its pods count against it until replaced"
+                : "to record DatabaseBudget " + budget + " instead of " + carried + " on its pods";
+    }
+
     private record Sized(Workload workload, TargetAllocation allocation, List<String> containers, long live,
-                         boolean paused, RolloutDecider.TargetState state) {
+                         boolean paused, RolloutDecider.TargetState state, String budgetChange) {
         TargetOutcome outcome(Integer applied, State state, String message, Instant pendingSince, boolean wrote) {
             return new TargetOutcome(workload.kind().name(), workload.name(), workload, allocation, applied, state, message,
                     pendingSince, wrote, live);
@@ -143,7 +166,7 @@ final class PolicyPass {
     }
 
     private static TargetOutcome act(PoolPolicy policy, Owner owner, ClusterView view, Sized s, Decision d,
-                                     boolean dryRun, WorkloadWriter writer) {
+                                     String budget, boolean dryRun, WorkloadWriter writer) {
         Workload w = s.workload();
         int size = s.allocation().poolSize();
         Integer applied = s.state().applied();
@@ -175,7 +198,7 @@ final class PolicyPass {
                 }
                 if (problem == null) {
                     problem = writer.apply(owner.fieldManager(), Injection.workloadPatch(w.kind(), w.namespace(),
-                            w.name(), owner, injection, s.containers(), size));
+                            w.name(), owner, injection, s.containers(), size, budget, s.allocation().poolsPerPod()));
                 }
                 if (problem != null) {
                     yield s.outcome(applied, State.Conflict, problem, null, false);

@@ -85,15 +85,10 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         var counted = writer.counted(outcome -> metrics.wrote(meta.getNamespace(), meta.getName(), outcome));
         var view = ClusterView.of(context);
         // a shared budget's view spans every namespace: built only for a policy that draws on one
-        var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? new SharedBudgets(ClusterView.cached(context,
-                DatabaseBudget.class, null), ClusterView.cached(context, Namespace.class, null),
-                context.getPrimaryCache().list().toList()) : null;
+        var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? sharedBudgets(context) : null;
         var result = PolicyPass.run(policy, view, neighbours, shared, counted, clock.instant(), window);
         PoolPolicyStatus desired = statusAggregator.status(policy, result, events.lastReported(policy));
         observed(policy, context, view, result, desired);
-        if (shared != null) {
-            writeBudgetStatus(shared, policy, desired);
-        }
         events.record(policy, result, desired);
         metrics.record(meta.getNamespace(), meta.getName(), databaseName(policy), desired);
         metrics.reconciled();
@@ -123,29 +118,38 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     }
 
     /**
-     * A shared budget's status, rebuilt by the passes of the policies that reference it (each pass sees the
-     * others' statuses in the cache, and a change of one wakes the others), written only when it differs.
+     * Every DatabaseBudget, namespace, policy and sized pod as cached: the shares, what pods outside a budget's
+     * admitted policies hold, and what a raise waits for. Read only: the DatabaseBudget's own reconciler writes its status.
      */
-    private void writeBudgetStatus(SharedBudgets shared, PoolPolicy policy, PoolPolicyStatus desired) {
-        var budget = shared.budgetOf(policy);
-        var status = BudgetStatusAggregator.status(shared, policy, desired);
-        if (budget == null || status == null || JSON.valueToTree(status).equals(JSON.valueToTree(budget.getStatus()))) {
-            return;
-        }
-        var patch = new DatabaseBudget();
-        patch.setMetadata(new ObjectMetaBuilder().withName(budget.getMetadata().getName()).build());
-        patch.setStatus(status);
-        client.resource(patch).subresource("status").patch(new io.fabric8.kubernetes.client.dsl.base.PatchContext.Builder()
-                .withPatchType(io.fabric8.kubernetes.client.dsl.base.PatchType.SERVER_SIDE_APPLY)
-                .withFieldManager(PolicyEvents.COMPONENT).withForce(true).build(), patch);
+    static SharedBudgets sharedBudgets(Context<PoolPolicy> context) {
+        var policies = context.getPrimaryCache().list().toList();
+        return new SharedBudgets(ClusterView.cached(context, DatabaseBudget.class, null),
+                ClusterView.cached(context, Namespace.class, null), policies,
+                BudgetHoldings.of(ClusterView.sizedPods(context), policies));
     }
 
-    /** Counts the failed pass; JOSDK retries it with back-off and logs the exception. */
+    /**
+     * A pass that failed unexpectedly (a bug, an object the schema let through that the planner cannot read) is
+     * counted, reported on the policy itself as Ready=False with reason ReconcileError and one Warning Event while it
+     * lasts, and retried by JOSDK with back-off (which logs the exception). The rest of the status is left as it was.
+     */
     @Override
     public ErrorStatusUpdateControl<PoolPolicy> updateErrorStatus(PoolPolicy policy, Context<PoolPolicy> context,
                                                                   Exception e) {
         metrics.reconcileFailed();
-        return ErrorStatusUpdateControl.defaultErrorProcessing();
+        var status = policy.getStatus() == null ? new PoolPolicyStatus() : JSON.convertValue(policy.getStatus(),
+                PoolPolicyStatus.class);
+        String message = "the operator could not finish a pass over this policy: " + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ". It retries with back-off; if this stays, "
+                + "check the objects named here and the operator's log";
+        var previous = events.lastReported(policy);
+        var conditions = new java.util.ArrayList<>(status.getConditions() == null ? List.<io.fabric8.kubernetes.api.model
+                .Condition>of() : status.getConditions().stream().filter(c -> !Conditions.READY.equals(c.getType())).toList());
+        conditions.add(0, Conditions.carry(previous, Conditions.READY, Conditions.FALSE, Conditions.REASON_RECONCILE_ERROR,
+                message, policy.getMetadata().getGeneration() == null ? 0 : policy.getMetadata().getGeneration(), clock));
+        status.setConditions(conditions);
+        events.reportFailure(policy, conditions);
+        return ErrorStatusUpdateControl.patchStatus(statusOnly(policy, status));
     }
 
     private static String databaseName(PoolPolicy policy) {
@@ -219,6 +223,24 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
                     .filter(p -> keys.contains(Owner.of(p).key()) || keys.contains(p.getMetadata().getName()))
                     .map(ResourceID::fromResource).collect(Collectors.toSet());
         };
+        // A pod that holds a shared budget's connections from outside its admitted policies concerns every policy of
+        // that budget: what it holds is reserved, and a raise waits while it shuts down.
+        SecondaryToPrimaryMapper<HasMetadata> podMapper = !sharedBudgets ? sizedBy : r -> {
+            Set<ResourceID> ids = sizedBy.toPrimaryResourceIDs(r);
+            if (r instanceof Pod pod) {
+                for (String budget : BudgetHoldings.budgetsOn(pod)) {
+                    boolean admittedOwner = context.getPrimaryCache().list(pod.getMetadata().getNamespace())
+                            .anyMatch(p -> budget.equals(pod.getMetadata().getAnnotations()
+                                    .get(Owner.of(p).budgetAnnotation())) && budget.equals(SharedBudgets.ref(p))
+                                    && p.getStatus() != null && p.getStatus().getBudget() != null);
+                    if (!admittedOwner) {
+                        ids = new java.util.HashSet<>(ids);
+                        ids.addAll(drawingOn.apply(budget));
+                    }
+                }
+            }
+            return ids;
+        };
         List<EventSource<?, PoolPolicy>> sources = new java.util.ArrayList<>(List.of(
                 informer(context, Deployment.class, namespacePolicies, null),
                 informer(context, StatefulSet.class, namespacePolicies, null),
@@ -228,7 +250,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
                 informer(context, PoolPolicy.class, policiesAndPeers, null),
                 // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster. Pods
                 // version 0.1 labelled come from a second informer until they are gone.
-                informer(context, Pod.class, sizedBy, Owner.SIZED_LABEL),
+                informer(context, Pod.class, podMapper, Owner.SIZED_LABEL),
                 informer(context, Pod.class, sizedBy, Owner.POLICY_LABEL),
                 informer(context, ConfigMap.class, sizedBy, Owner.POLICY_LABEL),
                 // spec.database.observe: the database's own connection count, read on a timer

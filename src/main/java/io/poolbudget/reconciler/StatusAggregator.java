@@ -102,7 +102,8 @@ public final class StatusAggregator {
         conditions.add(Conditions.carry(previous, Conditions.OVERSUBSCRIBED, oversubscribed || liveOver ? TRUE : FALSE,
                 oversubscribed ? Conditions.REASON_OVERSUBSCRIBED
                         : liveOver ? Conditions.REASON_LIVE_OVER_BUDGET : Conditions.REASON_WITHIN_BUDGET,
-                oversubscribed ? String.format(Locale.ROOT, "%.2f× the budget: %s", a.ratio(), a.unallocatedReason())
+                oversubscribed ? (budget == 0 ? "the budget is 0: " + a.unallocatedReason()
+                        : String.format(Locale.ROOT, "%.2f× the budget: %s", a.ratio(), a.unallocatedReason()))
                         : liveOver ? liveText
                         : a.allocated() + " of " + budget + " connections allocated; the pods hold " + live + " now",
                 generation, clock));

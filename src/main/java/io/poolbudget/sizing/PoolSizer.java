@@ -79,10 +79,13 @@ public final class PoolSizer {
     }
 
     private static Allocation oversubscribed(Budget budget, List<TargetInput> targets, PeakPods[] peaks, long required) {
-        String why = String.format(Locale.ROOT, "the budget of %d is below the %s connections every target's "
-                + "minPoolSize needs (%.2f×): minPoolSize applies", budget.connections(),
+        // a share of a DatabaseBudget says whose share it is (and a share of 0 has no ratio to print)
+        String of = budget.term() == Budget.Term.SHARE ? budget.connections() + " (" + budget.explanation() + ")"
+                : Long.toString(budget.connections());
+        String why = String.format(Locale.ROOT, "the budget of %s is below the %s connections every target's "
+                + "minPoolSize needs%s: minPoolSize applies", of,
                 required == Long.MAX_VALUE ? "more than 9.2×10¹⁸" : Long.toString(required),
-                (double) required / budget.connections());
+                budget.connections() == 0 ? "" : String.format(Locale.ROOT, " (%.2f×)", (double) required / budget.connections()));
         List<TargetAllocation> out = new ArrayList<>(targets.size());
         for (int i = 0; i < targets.size(); i++) {
             TargetInput t = targets.get(i);

@@ -56,7 +56,7 @@ public final class SharedBudget {
             java.util.Arrays.fill(equal, 1);
             long[] perPolicy = largestRemainder(perNamespace[i], equal);
             for (int j = 0; j < members.size(); j++) {
-                String why = "share " + perPolicy[j] + " of " + budget.connections() + ": namespace " + namespaces.get(i)
+                String why = perPolicy[j] + " of " + budget.connections() + ": namespace " + namespaces.get(i)
                         + " weight " + weights[i] + " of " + totalWeight + " (" + namespaces.size() + " namespaces) → "
                         + perNamespace[i] + (members.size() == 1 ? "" : ", split equally between its "
                         + members.size() + " policies") + "; where " + budget.explanation();

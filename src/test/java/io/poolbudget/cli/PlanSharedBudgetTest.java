@@ -52,8 +52,9 @@ class PlanSharedBudgetTest {
         Run run = plan(BUDGET + "---\n" + POLICIES_AND_APPS + namespace("team-a", true) + namespace("team-b", true));
         assertThat(run.exit()).as(run.err()).isZero();
         // 9 × 2 = 18: team-a weight 2 -> 12, team-b weight 1 (the default) -> 6
-        assertThat(run.out()).contains("DatabaseBudget shared-pg: share 12 of 18: namespace team-a weight 2 of 3")
-                .contains("DatabaseBudget shared-pg: share 6 of 18: namespace team-b weight 1 of 3");
+        assertThat(run.out()).contains("this namespace's share of DatabaseBudget shared-pg is 12 of 18: namespace team-a "
+                + "weight 2 of 3").contains("this namespace's share of DatabaseBudget shared-pg is 6 of 18: namespace team-b "
+                + "weight 1 of 3");
         assertThat(run.err()).doesNotContain("note:");
     }
 
@@ -81,5 +82,25 @@ class PlanSharedBudgetTest {
                 "{database: {cores: 2}, databaseRef: {name: shared-pg},"));
         assertThat(both.exit()).isEqualTo(PlanCommand.BAD_INPUT);
         assertThat(both.err()).contains("spec must set exactly one of spec.database");
+    }
+
+    @Test
+    void aShareOfZeroSaysWhoseShareItIsAndPrintsNoInfiniteRatio() {
+        String lopsided = BUDGET.replace("{cores: 9}", "{cores: 5, budget: 10}")
+                .replace("[{name: team-a, weight: 2}]", "[{name: team-a, weight: 1000000}]");
+        Run run = plan(lopsided + "---\n" + POLICIES_AND_APPS + namespace("team-a", true) + namespace("team-b", true));
+        assertThat(run.exit()).as(run.err()).isEqualTo(PlanCommand.OVERSUBSCRIBED);
+        assertThat(run.out()).contains("PoolPolicy team-b/billing: OVERSUBSCRIBED, the minimums alone need")
+                .contains("this namespace's share of DatabaseBudget shared-pg is 0 of 10")
+                .contains("ask its owner for a larger weight or budget").doesNotContain("Infinity");
+    }
+
+    @Test
+    void aSelectorOperatorTheApiServerWouldRefuseIsBadInputNamingTheField() {
+        Run run = plan(BUDGET.replace("{matchLabels: {db: shared}}", "{matchExpressions: [{key: db, operator: Bogus, "
+                + "values: [shared]}]}") + "---\n" + POLICIES_AND_APPS + namespace("team-a", true) + namespace("team-b", true));
+        assertThat(run.exit()).isEqualTo(PlanCommand.BAD_INPUT);
+        assertThat(run.err()).contains("DatabaseBudget shared-pg spec.namespaceSelector matchExpressions[0].operator "
+                + "'Bogus' is not one of In, NotIn, Exists, DoesNotExist").doesNotContain("Exception");
     }
 }

@@ -37,7 +37,7 @@ class SharedBudgetTest {
         // 18 × 2/3 = 12 for team-a; 6 for team-b, 3 + 3
         assertThat(byPolicy(shares)).containsExactlyInAnyOrderEntriesOf(
                 Map.of("team-a/orders", 12L, "team-b/billing", 3L, "team-b/reports", 3L));
-        assertThat(shares.get(1).explanation()).isEqualTo("share 3 of 18: namespace team-b weight 1 of 3 (2 namespaces) "
+        assertThat(shares.get(1).explanation()).isEqualTo("3 of 18: namespace team-b weight 1 of 3 (2 namespaces) "
                 + "→ 6, split equally between its 2 policies; where budget 18 = the formula");
     }
 
