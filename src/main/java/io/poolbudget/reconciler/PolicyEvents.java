@@ -73,7 +73,7 @@ final class PolicyEvents {
                 && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
         boolean isLiveOver = status.getConditions().stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
                 && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
-        if (wasLiveOver && !isLiveOver) {
+        if (wasLiveOver && !isLiveOver && status.getBudget() != null) {   // not when the policy stopped planning
             normal(policy, LIVE_WITHIN_BUDGET, "the pods hold " + status.getLiveConnections() + " of "
                     + status.getBudget().getConnections() + " connections now: within the budget again");
         }

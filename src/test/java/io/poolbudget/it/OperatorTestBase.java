@@ -90,6 +90,17 @@ abstract class OperatorTestBase {
         }
     }
 
+    /** What {@code read} returns with {@link #ns} set to {@code namespace}. */
+    <T> T from(String namespace, java.util.function.Supplier<T> read) {
+        String home = ns;
+        ns = namespace;
+        try {
+            return read.get();
+        } finally {
+            ns = home;
+        }
+    }
+
     static Deployment deployment(String name, int replicas, Map<String, String> labels) {
         return ClusterFixture.deployment(name, replicas, labels);
     }
