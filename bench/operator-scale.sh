@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# The packaged operator at cluster scale, under a real memory limit: a memory cgroup made the way the kubelet makes
+# one for a pod's resources.limits.memory, and the chart's own JVM flags. On the local KWOK cluster:
+#   POLICIES namespaces, each with PER_POLICY zero-replica Deployments (hikari-env) and one PoolPolicy selecting
+#   them, plus EXTRA Deployments nobody targets, spread over the same namespaces.
+# Prints: objects created, time until every policy is settled, RSS and live heap after a full GC, OOM kills,
+# scale event -> new size in the template and in status (p50/p99), writes during 30 s of no-op, and a restarted
+# operator's time until every policy was looked at again.
+#
+#   bench/operator-scale.sh                      (after ./mvnw package -DskipTests; root, for the cgroup)
+#   POLICIES=100 PER_POLICY=10 EXTRA=4000 LIMIT_MIB=384 bench/operator-scale.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+POLICIES=${POLICIES:-1000}; PER_POLICY=${PER_POLICY:-10}; EXTRA=${EXTRA:-40000}; LIMIT_MIB=${LIMIT_MIB:-384}
+SAMPLES=${SAMPLES:-20}
+JVM_FLAGS=${JVM_FLAGS:-$(sed -n 's/^quarkus.jib.jvm-additional-arguments=//p' src/main/resources/application.properties | tr ',' ' ')}
+LABEL=poolbudget.io/bench-scale
+ms() { echo $(( $(date +%s%N) / 1000000 )); }
+secs() { awk -v ms="$1" 'BEGIN {printf "%.1f", ms / 1000}'; }
+pct() { sort -n | awk -v p="$1" '{v[NR]=$1} END {i=int((NR-1)*p/100)+1; print v[i]}'; }
+hack/cluster/up.sh >/dev/null
+source build/cluster/env
+kubectl apply -f crds/ --server-side >/dev/null
+
+# --- the objects (kept between runs with KEEP_OBJECTS=1 and the same parameters) ------------------------------
+work=$(mktemp -d)
+ns_of() { printf 'scale-%04d' "$1"; }
+if [ "$(kubectl get ns -l "$LABEL" -o name | wc -l)" != "$POLICIES" ] || [ -z "${KEEP_OBJECTS:-}" ]; then
+  kubectl delete ns -l "$LABEL" --wait=true >/dev/null 2>&1 || true
+  t0=$(ms)
+  for p in $(seq 1 "$POLICIES"); do
+    printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s, labels: {%s: "yes"}}\n---\n' "$(ns_of "$p")" "$LABEL"
+  done > "$work/ns.yaml"
+  kubectl apply --server-side -f "$work/ns.yaml" >/dev/null
+  deploy() {   # namespace name labels
+    printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s, namespace: %s, labels: {%s}}\nspec:\n  replicas: 0\n  selector: {matchLabels: {app: %s}}\n  template:\n    metadata: {labels: {app: %s}}\n    spec: {containers: [{name: app, image: pause, env: [{name: DATABASE_URL, value: "jdbc:postgresql://db/app"}]}]}\n---\n' \
+      "$2" "$1" "$3" "$2" "$2"
+  }
+  # four files applied by four kubectl processes at once: the API server, not kubectl, is the limit then
+  n=0
+  for p in $(seq 1 "$POLICIES"); do
+    for d in $(seq 1 "$PER_POLICY"); do deploy "$(ns_of "$p")" "svc-$d" "db: orders" >> "$work/d.$((n++ % 4)).yaml"; done
+  done
+  for e in $(seq 1 "$EXTRA"); do
+    deploy "$(ns_of $(( (e - 1) % POLICIES + 1 )))" "other-$e" "tier: other" >> "$work/d.$((n++ % 4)).yaml"
+  done
+  for f in "$work"/d.*.yaml; do kubectl apply --server-side -f "$f" >/dev/null & done
+  wait
+  echo "created $POLICIES namespaces, $((POLICIES * PER_POLICY)) targeted and $EXTRA other Deployments in $(secs $(( $(ms) - t0 ))) s"
+fi
+
+# policies an interrupted run left (their finalizer needs a running operator): dropped, so that settling is
+# measured from nothing
+if [ -n "$(kubectl get poolpolicies -A -o name | head -1)" ]; then
+  kubectl get poolpolicies -A -o jsonpath='{range .items[*]}{.metadata.namespace} {.metadata.name}{"\n"}{end}' |
+    xargs -P 4 -n 2 sh -c 'kubectl patch poolpolicy -n "$0" "$1" --type=merge -p "{\"metadata\":{\"finalizers\":null}}" >/dev/null'
+  kubectl delete poolpolicies -A --all --wait=false >/dev/null
+fi
+
+# --- the operator in a memory cgroup ---------------------------------------------------------------------------
+parent=/sys/fs/cgroup/memory$(awk -F: '$2=="memory" {print $3}' /proc/self/cgroup)
+cg="$parent/poolbudget-bench-$$"
+mkdir "$cg"
+echo $((LIMIT_MIB * 1024 * 1024)) > "$cg/memory.limit_in_bytes"
+port=18093
+log=build/bench-operator-scale.log
+start_operator() {
+  ( echo $BASHPID > "$cg/cgroup.procs"
+    POOLBUDGET_HTTP_PORT=$port POOLBUDGET_STABILIZATION_WINDOW=0s exec java $JVM_FLAGS -jar target/quarkus-app/quarkus-run.jar ) >> "$log" 2>&1 &
+  op=$!
+}
+: > "$log"
+cleanup() {
+  # the policies go while an operator still runs to take off their finalizers
+  kill -0 "$op" 2>/dev/null && kubectl delete poolpolicies -A --all --wait=true --timeout=120s >/dev/null 2>&1 || true
+  kill "$op" 2>/dev/null || true; sleep 1
+  [ -n "${KEEP_OBJECTS:-}" ] || kubectl delete ns -l "$LABEL" --wait=false >/dev/null 2>&1 || true
+  rmdir "$cg" 2>/dev/null || true; rm -rf "$work"
+}
+trap cleanup EXIT
+start_operator
+until curl -sf "localhost:$port/q/health/ready" >/dev/null; do
+  kill -0 "$op" 2>/dev/null || { echo "the operator exited during start-up (OOM kills: $(awk '/oom_kill /{print $2}' "$cg/memory.oom_control"))"; exit 1; }
+  sleep 0.5
+done
+metric() { { curl -sf "localhost:$port/q/metrics" || true; } | awk -v m="$1" '$1==m || index($1, m"{")==1 {s+=$2} END {printf "%d", s}'; }
+
+# --- the policies, and settling -------------------------------------------------------------------------------
+for p in $(seq 1 "$POLICIES"); do
+  printf 'apiVersion: poolbudget.io/v1alpha1\nkind: PoolPolicy\nmetadata: {name: db, namespace: %s}\nspec: {database: {cores: 8}, injection: {preset: hikari-env}, targets: [{selector: {matchLabels: {db: orders}}}]}\n---\n' "$(ns_of "$p")"
+done > "$work/policies.yaml"
+t0=$(ms)
+kubectl apply --server-side -f "$work/policies.yaml" >/dev/null
+t1=$(ms)
+settled() {
+  [ "$(kubectl get poolpolicies -A -o jsonpath='{range .items[*]}{.status.targetStates.Applied}{"\n"}{end}' \
+        | awk -v n="$PER_POLICY" '$1==n' | wc -l)" = "$POLICIES" ]
+}
+until settled; do
+  kill -0 "$op" 2>/dev/null || break
+  [ $(( $(ms) - t1 )) -gt $(( ${TIMEOUT:-900} * 1000 )) ] && { echo "not settled after ${TIMEOUT:-900} s"; break; }
+  sleep 2
+done
+if kill -0 "$op" 2>/dev/null; then
+  echo "created $POLICIES policies in $(secs $((t1 - t0))) s; every policy settled (all $PER_POLICY targets Applied) $(secs $(( $(ms) - t1 ))) s after the last"
+else
+  echo "created $POLICIES policies in $(secs $((t1 - t0))) s; the operator was gone before they settled"
+fi
+
+# --- memory ---------------------------------------------------------------------------------------------------
+memory() {
+  if ! kill -0 "$op" 2>/dev/null; then echo "memory: the operator is gone"; return; fi
+  local rss heap
+  rss=$(awk '/VmRSS/ {printf "%d", $2/1024}' /proc/$op/status)
+  heap=$(jcmd "$op" GC.class_histogram 2>/dev/null | awk '/^Total/ {printf "%d", $3/1048576}')   # a full GC first
+  if [[ "$JVM_FLAGS" == *NativeMemoryTracking* ]]; then   # the JVM's own account of its non-heap memory
+    jcmd "$op" VM.native_memory summary 2>/dev/null | awk '/^-/ && /committed=/ {n=$2; sub(/\(.*/, "", n); c=$0; sub(/.*committed=/, "", c); sub(/KB.*/, "", c); printf "%s %d MiB, ", n, c/1024} END {print ""}' | sed 's/^/  native memory (committed): /'
+  fi
+  echo "memory ($1): RSS $rss MiB, live heap after a full GC $heap MiB, cgroup peak $(( $(cat "$cg/memory.max_usage_in_bytes") / 1048576 )) MiB of $LIMIT_MIB, OOM kills $(awk '/oom_kill /{print $2}' "$cg/memory.oom_control")"
+}
+memory "settled"
+if [ -n "${HISTOGRAM:-}" ] && kill -0 "$op" 2>/dev/null; then
+  jcmd "$op" GC.class_histogram | head -25 > "$HISTOGRAM"; echo "class histogram: $HISTOGRAM"
+fi
+
+# --- scale events ---------------------------------------------------------------------------------------------
+if kill -0 "$op" 2>/dev/null; then
+  : > "$work/template.ms"; : > "$work/status.ms"
+  for i in $(seq 1 "$SAMPLES"); do
+    ns=$(ns_of $(( (i * 7919) % POLICIES + 1 )))
+    before=$(kubectl get deploy svc-1 -n "$ns" -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="HIKARI_MAXIMUM_POOL_SIZE")].value}')
+    s0=$(ms)
+    kubectl scale deploy svc-1 -n "$ns" --replicas=$(( i % 3 + 2 )) >/dev/null
+    tdone=""; sdone=""
+    while [ -z "$tdone" ] || [ -z "$sdone" ]; do
+      now=$(ms)
+      [ -z "$tdone" ] && [ "$(kubectl get deploy svc-1 -n "$ns" -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="HIKARI_MAXIMUM_POOL_SIZE")].value}')" != "$before" ] && tdone=$((now - s0))
+      [ -z "$sdone" ] && [ "$(kubectl get poolpolicy db -n "$ns" -o jsonpath='{.status.targets[?(@.name=="svc-1")].basisReplicas}')" = "$(( i % 3 + 2 ))" ] && sdone=$((now - s0))
+      [ $((now - s0)) -gt 30000 ] && { tdone=${tdone:-30000}; sdone=${sdone:-30000}; }
+      sleep 0.02
+    done
+    echo "$tdone" >> "$work/template.ms"; echo "$sdone" >> "$work/status.ms"
+    kubectl scale deploy svc-1 -n "$ns" --replicas=0 >/dev/null
+  done
+  echo "scale event -> new size in the template: p50 $(pct 50 < "$work/template.ms") ms, p99 $(pct 99 < "$work/template.ms") ms; -> status: p50 $(pct 50 < "$work/status.ms") ms, p99 $(pct 99 < "$work/status.ms") ms ($SAMPLES events; each read polls kubectl, ~20-40 ms a read)"
+  sleep 10
+fi
+
+# --- no-op, restart -------------------------------------------------------------------------------------------
+if kill -0 "$op" 2>/dev/null; then
+  w0=$(metric poolbudget_writes_total); sleep 30; w1=$(metric poolbudget_writes_total)
+  echo "writes during 30 s of no-op: $((w1 - w0))"
+  memory "after the scale events"
+  kill "$op"; wait "$op" 2>/dev/null || true
+  t0=$(ms); start_operator
+  until [ "$(metric poolbudget_reconciles_total)" -ge "$POLICIES" ]; do
+    kill -0 "$op" 2>/dev/null || break; sleep 0.5
+  done
+  echo "restarted operator: every policy looked at again $(secs $(( $(ms) - t0 ))) s after the start (writes: $(metric poolbudget_writes_total))"
+  memory "after the restart"
+fi
+echo "OOM kills in all: $(awk '/oom_kill /{print $2}' "$cg/memory.oom_control")"
