@@ -85,7 +85,7 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
             EventSourceContext<DatabaseBudget> context, Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper,
             String labelSelector, String name) {
         var config = InformerEventSourceConfiguration.from(type, DatabaseBudget.class).withName(name)
-                .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper);
+                .withItemStore(new PrunedStore<>()).withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper);
         if (labelSelector != null) {
             config.withLabelSelector(labelSelector);
         }

@@ -267,7 +267,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     private static <R extends HasMetadata> EventSource<?, PoolPolicy> clusterInformer(
             EventSourceContext<PoolPolicy> context, Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper) {
         return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, PoolPolicy.class)
-                .withName(type.getSimpleName().toLowerCase())
+                .withName(type.getSimpleName().toLowerCase()).withItemStore(new PrunedStore<>())
                 .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper).build(), context);
     }
 
@@ -281,6 +281,11 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
                 .withNamespacesInheritedFromController();
         if (labelSelector != null) {
             config.withLabelSelector(labelSelector);
+        }
+        // JOSDK gives one store to the informer of every watched namespace, and each informer's relist would drop
+        // the others' objects from a shared one: prune only where one informer watches every namespace
+        if (context.getControllerConfiguration().getInformerConfig().watchAllNamespaces()) {
+            config.withItemStore(new PrunedStore<>());
         }
         return new InformerEventSource<>(config.build(), context);
     }
