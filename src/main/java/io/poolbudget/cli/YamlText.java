@@ -31,6 +31,8 @@ final class YamlText {
     static final int MAX_LINE = 1024 * 1024;
     /** Aliases in one document, as a guard against alias bombs ("billion laughs"). */
     private static final int MAX_ALIASES = 100;
+    /** Nodes the documents may expand to, per character of input, once aliases are followed. */
+    static final int EXPANSION = 20;
 
     private YamlText() {}
 
@@ -78,6 +80,7 @@ final class YamlText {
         try {
             List<Object> documents = new ArrayList<>();
             new Yaml(constructor).loadAll(text).forEach(documents::add);
+            requireBoundedExpansion(documents, text.length(), name);
             return documents;
         } catch (MarkedYAMLException e) {
             var mark = e.getProblemMark();
@@ -85,6 +88,39 @@ final class YamlText {
                     + (mark == null ? "" : " (line " + (mark.getLine() + 1) + ")"));
         } catch (YAMLException e) {
             throw new BadInput(name + ": not valid YAML: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Aliases share what they name, so a few dozen can stand for billions of nodes ("billion laughs": 9 levels of 9
+     * aliases are 387 million) that every later step would walk. The documents are walked once as those steps would,
+     * counting nodes, and refused when they expand to more than {@link #EXPANSION} nodes per character of input:
+     * ordinary anchors (a shared env list, say) stay far below it.
+     */
+    static void requireBoundedExpansion(List<Object> documents, int textLength, String name) throws BadInput {
+        long limit = (long) EXPANSION * Math.max(textLength, 1000);
+        long nodes = 0;
+        java.util.ArrayDeque<Object> todo = new java.util.ArrayDeque<>();
+        documents.stream().filter(java.util.Objects::nonNull).forEach(todo::push);
+        while (!todo.isEmpty()) {
+            Object node = todo.pop();
+            if (++nodes > limit) {
+                throw new BadInput(name + ": its aliases expand to more than " + limit + " nodes (" + EXPANSION + " per "
+                        + "character of input), as an alias bomb does; a manifest's anchors and aliases stay far below "
+                        + "that. Write the repeated parts out, or remove the aliases");
+            }
+            if (node instanceof java.util.Map<?, ?> map) {
+                map.forEach((k, v) -> {
+                    if (k != null) {
+                        todo.push(k);
+                    }
+                    if (v != null) {
+                        todo.push(v);
+                    }
+                });
+            } else if (node instanceof java.util.List<?> list) {
+                list.stream().filter(java.util.Objects::nonNull).forEach(todo::push);
+            }
         }
     }
 
