@@ -284,10 +284,6 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
         return blockers;
     }
 
-    public DatabaseBudget budgetOf(PoolPolicy policy) {
-        return budgets.get(ref(policy));
-    }
-
     /** The policies that name this budget, admitted or not. */
     public List<PoolPolicy> referencing(DatabaseBudget budget) {
         return policies.stream().filter(p -> budget.getMetadata().getName().equals(ref(p))).toList();
