@@ -32,7 +32,8 @@ import java.util.stream.Collectors;
  * policies' passes only read DatabaseBudgets. Registered only where the operator reads DatabaseBudgets (it watches
  * every namespace and shared budgets are on): elsewhere it would need a cluster role that mode does without.
  */
-@ControllerConfiguration(name = DatabaseBudgetReconciler.NAME)
+@ControllerConfiguration(name = DatabaseBudgetReconciler.NAME,
+        informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT))
 @LookupIfProperty(name = "poolbudget.shared-budgets.enabled", stringValue = "true", lookupIfMissing = true)
 public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
     public static final String NAME = "databasebudget";
@@ -85,7 +86,9 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
             EventSourceContext<DatabaseBudget> context, Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper,
             String labelSelector, String name) {
         var config = InformerEventSourceConfiguration.from(type, DatabaseBudget.class).withName(name)
-                .withItemStore(new PrunedStore<>()).withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper);
+                .withItemStore(type == PoolPolicy.class ? (PrunedStore) PrunedStore.policiesWithoutExplanations()
+                        : new PrunedStore<>()).withInformerListLimit(PrunedStore.LIST_LIMIT)
+                .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper);
         if (labelSelector != null) {
             config.withLabelSelector(labelSelector);
         }

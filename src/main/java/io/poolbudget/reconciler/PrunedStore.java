@@ -2,36 +2,78 @@ package io.poolbudget.reconciler;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * An informer store (fabric8's {@code ItemStore}, given to JOSDK's informer configuration) that keeps only what
  * the operator reads of each cached object. Every Deployment, StatefulSet and HPA of the watched namespaces is
  * cached, so what is dropped here is dropped once per object in the cluster:
  * <ul>
- *   <li>the {@code fieldsV1} of every managedFields entry (the field sets, the largest part of most objects); the
- *       entries themselves stay, in place, because the upgrade from version 0.1 reads their managers and
- *       operations by index;</li>
- *   <li>a pod's managedFields altogether (nothing reads them);</li>
+ *   <li>managedFields, unless version 0.1's manager has an entry: then only the {@code fieldsV1} and {@code time}
+ *       of each entry go (the field sets are the largest part of most objects), and the entries stay, in place,
+ *       because the upgrade from version 0.1 reads their managers and operations by index;</li>
+ *   <li>the message and last update time of a Deployment's or StatefulSet's conditions (their type, status, reason
+ *       and transition time stay): unique to each object, and never read;</li>
+ *   <li>a pod's or Event's managedFields altogether (nothing reads them);</li>
  *   <li>kubectl's {@code last-applied-configuration} annotation (a second copy of the whole object).</li>
  * </ul>
+ * What stays is then {@link Compaction compacted}: empty collections shared, the rest immutable and sized to its
+ * content, repeated short strings shared.
  * The stripped object is what the informer hands to event handlers too, so every reader sees the same thing.
  * Writes never start from a cached object (they apply a partial object of their own), so none of this is
  * written back.
  */
-final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> {
+public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> {
+    /**
+     * Every informer lists in pages of this many objects: an unpaged list of 50,000 Deployments is one response of
+     * some 150 MB, read whole and deserialized whole (about 330 MB more) before the first object reaches a store.
+     */
+    public static final long LIST_LIMIT = 1000;
     static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
-    PrunedStore() {
+    private final UnaryOperator<R> more;
+
+    public PrunedStore() {
+        this(UnaryOperator.identity());
+    }
+
+    private PrunedStore(UnaryOperator<R> more) {
         super(Cache::metaNamespaceKeyFunc);
+        this.more = more;
+    }
+
+    /**
+     * PoolPolicies cached only to map their events to other policies: their status (a second copy of what the
+     * controller's own cache holds, most of a policy's size) is not kept.
+     */
+    static PrunedStore<PoolPolicy> policiesWithoutStatus() {
+        return new PrunedStore<>(p -> {
+            p.setStatus(null);
+            return p;
+        });
+    }
+
+    /** PoolPolicies whose status is read for budget shares and raise blockers: without each target's explanation. */
+    static PrunedStore<PoolPolicy> policiesWithoutExplanations() {
+        return new PrunedStore<>(p -> {
+            if (p.getStatus() != null && p.getStatus().getTargets() != null) {
+                p.getStatus().getTargets().forEach(t -> t.setExplanation(null));
+            }
+            return p;
+        });
     }
 
     @Override
     public R put(String key, R obj) {
-        return super.put(key, prune(obj));
+        return super.put(key, Compaction.compact(more.apply(prune(obj))));
     }
 
     static <R extends HasMetadata> R prune(R obj) {
@@ -39,12 +81,25 @@ final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> {
         if (meta == null) {
             return obj;
         }
-        if (obj instanceof Pod) {
+        if (obj instanceof Pod || obj instanceof Event) {
             meta.setManagedFields(null);
         } else if (meta.getManagedFields() != null) {
-            for (ManagedFieldsEntry e : meta.getManagedFields()) {
-                e.setFieldsV1(null);
+            if (meta.getManagedFields().stream().noneMatch(e -> Owner.LEGACY_MANAGER.equals(e.getManager()))) {
+                meta.setManagedFields(null);   // the only entries anything reads are version 0.1's
+            } else {
+                for (ManagedFieldsEntry e : meta.getManagedFields()) {
+                    e.setFieldsV1(null);
+                    e.setTime(null);
+                }
             }
+        }
+        if (obj instanceof Deployment d && d.getStatus() != null && d.getStatus().getConditions() != null) {
+            d.getStatus().getConditions().forEach(c -> {
+                c.setMessage(null);
+                c.setLastUpdateTime(null);
+            });
+        } else if (obj instanceof StatefulSet s && s.getStatus() != null && s.getStatus().getConditions() != null) {
+            s.getStatus().getConditions().forEach(c -> c.setMessage(null));
         }
         Map<String, String> annotations = meta.getAnnotations();
         if (annotations != null && annotations.containsKey(LAST_APPLIED)) {

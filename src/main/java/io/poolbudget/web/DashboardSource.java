@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.reconciler.PrunedStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,10 +50,11 @@ public class DashboardSource {
         for (String ns : all ? List.of(ALL_NAMESPACES) : namespaces) {
             var policyOp = all ? client.resources(PoolPolicy.class).inAnyNamespace()
                     : client.resources(PoolPolicy.class).inNamespace(ns);
-            policies.add(policyOp.runnableInformer(0));
+            // paged lists and pruned, compacted stores, as the reconciler's own caches (PrunedStore)
+            policies.add(policyOp.withLimit(PrunedStore.LIST_LIMIT).runnableInformer(0).itemStore(new PrunedStore<>()));
             var eventOp = (all ? client.v1().events().inAnyNamespace() : client.v1().events().inNamespace(ns))
                     .withField("involvedObject.kind", "PoolPolicy");
-            events.add(eventOp.runnableInformer(0));
+            events.add(eventOp.withLimit(PrunedStore.LIST_LIMIT).runnableInformer(0).itemStore(new PrunedStore<>()));
         }
         // start without waiting: the page says "loading" until the first list arrives
         policies.forEach(SharedIndexInformer::start);

@@ -47,4 +47,47 @@ class PrunedStoreTest {
         assertThat(cached.getMetadata().getAnnotations()).containsEntry("pool-size.poolbudget.io/db", "5");
         assertThat(cached.getSpec().getContainers().get(0).getEnv()).hasSize(1);
     }
+
+    @Test
+    void aWorkloadVersion01NeverWroteKeepsNoManagedFieldsNorConditionMessages() {
+        Deployment d = new DeploymentBuilder().withNewMetadata().withName("web").withNamespace("shop")
+                .addToManagedFields(new ManagedFieldsEntryBuilder().withManager("kubectl").withOperation("Apply")
+                        .withFieldsV1(FIELDS).build()).endMetadata()
+                .withNewStatus().addNewCondition().withType("Progressing").withStatus("False")
+                .withReason("ProgressDeadlineExceeded").withMessage("ReplicaSet web-1 has timed out progressing.")
+                .withLastUpdateTime("2026-11-23T10:00:00Z").withLastTransitionTime("2026-11-23T10:00:00Z").endCondition()
+                .endStatus().build();
+        var store = new PrunedStore<Deployment>();
+        store.put(store.getKey(d), d);
+        Deployment cached = store.get("shop/web");
+        assertThat(cached.getMetadata().getManagedFields()).isNull();
+        assertThat(Owner.legacyManaged(cached)).isFalse();
+        var c = cached.getStatus().getConditions().get(0);
+        assertThat(c.getType() + " " + c.getStatus() + " " + c.getReason() + " " + c.getLastTransitionTime())
+                .isEqualTo("Progressing False ProgressDeadlineExceeded 2026-11-23T10:00:00Z");
+        assertThat(c.getMessage()).isNull();
+        assertThat(c.getLastUpdateTime()).isNull();
+    }
+
+    @Test
+    void policiesKeepWhatTheirReadersNeed() {
+        var target = new io.poolbudget.api.v1alpha1.TargetStatus();
+        target.setName("api");
+        target.setState("Rolling");
+        target.setExplanation("peak pods 4 = 3 (current replicas 3) + 1 surge");
+        var status = new io.poolbudget.api.v1alpha1.PoolPolicyStatus();
+        status.setTargets(new java.util.ArrayList<>(java.util.List.of(target)));
+        var policy = new io.poolbudget.api.v1alpha1.PoolPolicy();
+        policy.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("db").withNamespace("shop")
+                .build());
+        policy.setStatus(status);
+        var forBudgets = PrunedStore.policiesWithoutExplanations();
+        forBudgets.put("shop/db", policy);
+        assertThat(forBudgets.get("shop/db").getStatus().getTargets()).extracting(t -> t.getState() + " "
+                + t.getExplanation()).containsExactly("Rolling null");
+        var forEvents = PrunedStore.policiesWithoutStatus();
+        forEvents.put("shop/db", policy);
+        assertThat(forEvents.get("shop/db").getStatus()).isNull();
+        assertThat(forEvents.get("shop/db").getMetadata().getName()).isEqualTo("db");
+    }
 }
