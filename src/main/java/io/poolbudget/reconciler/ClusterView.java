@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -63,11 +64,15 @@ final class ClusterView implements WorkloadCatalog {
                 context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class));
     }
 
-    /** An informer's cache: one namespace's objects, or with {@code namespace} null all (cluster-scoped ones too). */
+    /**
+     * An informer's cache: one namespace's objects, or with {@code namespace} null all (cluster-scoped ones too). A
+     * namespace is read through fabric8's namespace index: JOSDK's {@code list(namespace)} filters every cached
+     * object, which with 50,000 Deployments in the cluster was most of a pass's time.
+     */
     @SuppressWarnings("unchecked")
     static <R extends HasMetadata> List<R> cached(Context<PoolPolicy> context, Class<R> type, String namespace) {
         var source = (InformerEventSource<R, PoolPolicy>) context.eventSourceRetriever().getEventSourceFor(type);
-        return (namespace == null ? source.list() : source.list(namespace)).toList();
+        return namespace == null ? source.list().toList() : source.byIndex(Cache.NAMESPACE_INDEX, namespace);
     }
 
     /** The name of the informer of the pods the operator sized (every namespace it watches). */

@@ -50,6 +50,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * chart's PoolBudgetOperatorNotReconciling alert relies on. An unchanged pass writes nothing.
  */
 @ControllerConfiguration(name = PoolPolicyReconciler.NAME,
+        informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT),
         maxReconciliationInterval = @MaxReconciliationInterval(interval = 5, timeUnit = TimeUnit.MINUTES))
 public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<PoolPolicy> {
     public static final String NAME = "poolpolicy";
@@ -268,6 +269,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
             EventSourceContext<PoolPolicy> context, Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper) {
         return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, PoolPolicy.class)
                 .withName(type.getSimpleName().toLowerCase()).withItemStore(new PrunedStore<>())
+                .withInformerListLimit(PrunedStore.LIST_LIMIT)
                 .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper).build(), context);
     }
 
@@ -278,14 +280,15 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
                 .withName(type.getSimpleName().toLowerCase() + (labelSelector == null ? "" : "-" + labelSelector)
                         .replaceAll("[^a-z0-9-]", "-"))
                 .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper)
-                .withNamespacesInheritedFromController();
+                .withNamespacesInheritedFromController().withInformerListLimit(PrunedStore.LIST_LIMIT);
         if (labelSelector != null) {
             config.withLabelSelector(labelSelector);
         }
         // JOSDK gives one store to the informer of every watched namespace, and each informer's relist would drop
         // the others' objects from a shared one: prune only where one informer watches every namespace
         if (context.getControllerConfiguration().getInformerConfig().watchAllNamespaces()) {
-            config.withItemStore(new PrunedStore<>());
+            config.withItemStore(type == PoolPolicy.class ? (PrunedStore) PrunedStore.policiesWithoutStatus()
+                    : new PrunedStore<>());
         }
         return new InformerEventSource<>(config.build(), context);
     }
