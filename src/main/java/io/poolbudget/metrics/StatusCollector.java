@@ -1,0 +1,199 @@
+package io.poolbudget.metrics;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.prometheus.PrometheusMeterRegistry;
+import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
+import io.poolbudget.api.v1alpha1.TargetStatus;
+import io.prometheus.client.Collector;
+import io.prometheus.client.GaugeMetricFamily;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The per-policy and per-target gauges, built at scrape time from the statuses {@link PolicyMetrics} last recorded:
+ * a collector of the Prometheus client, registered with every Prometheus registry under the operator's Micrometer
+ * registry. Labels are in Micrometer's order (sorted by name), so the series read exactly as Micrometer gauges would.
+ */
+final class StatusCollector extends Collector {
+    /**
+     * What one policy exports: its identity and the values its last status gives, computed once when recorded (the
+     * status object itself is not kept: its explanations are most of its size).
+     */
+    record Exported(String namespace, String policy, String database, double[] values, List<Target> targets) {
+        static Exported of(String namespace, String policy, String database, PoolPolicyStatus status) {
+            double[] values = POLICY_SERIES.stream().mapToDouble(s -> s.value().applyAsDouble(status)).toArray();
+            List<Target> targets = new ArrayList<>();
+            for (TargetStatus t : status.getTargets()) {
+                if (t.getKind() != null && t.getName() != null) { // a selector that matched nothing names no workload
+                    targets.add(new Target(t.getKind(), t.getName(), TARGET_SERIES.stream()
+                            .mapToDouble(s -> s.value().applyAsDouble(t)).toArray(),
+                            t.getPendingSince() == null ? null : Instant.parse(t.getPendingSince())));
+                }
+            }
+            return new Exported(namespace, policy, database, values, List.copyOf(targets));
+        }
+    }
+
+    /** One target's values, in the order of {@link #TARGET_SERIES}, and since when its raise waits. */
+    record Target(String kind, String name, double[] values, Instant pendingSince) {}
+
+    private record Series<T>(String name, String help, ToDoubleFunction<T> value) {}
+
+    private static final List<String> POLICY_LABELS = List.of("database", "namespace", "policy");
+    private static final List<String> TARGET_LABELS = List.of("database", "kind", "namespace", "policy", "workload");
+
+    private static final List<Series<PoolPolicyStatus>> POLICY_SERIES = policySeries();
+    private static final List<Series<TargetStatus>> TARGET_SERIES = targetSeries();
+    private static final String PENDING = "poolbudget_target_raise_pending_seconds";
+
+    private final Collection<Exported> policies;
+    private final Clock clock;
+
+    private StatusCollector(Collection<Exported> policies, Clock clock) {
+        this.policies = policies;
+        this.clock = clock;
+    }
+
+    /** Registers a collector over {@code policies} with each Prometheus registry in {@code registry}. */
+    static void registerWith(MeterRegistry registry, Collection<Exported> policies, Clock clock) {
+        for (PrometheusMeterRegistry prometheus : prometheusRegistries(registry)) {
+            new StatusCollector(policies, clock).register(prometheus.getPrometheusRegistry());
+        }
+    }
+
+    private static List<PrometheusMeterRegistry> prometheusRegistries(MeterRegistry registry) {
+        if (registry instanceof PrometheusMeterRegistry p) {
+            return List.of(p);
+        }
+        List<PrometheusMeterRegistry> found = new ArrayList<>();
+        if (registry instanceof CompositeMeterRegistry composite) {
+            composite.getRegistries().forEach(r -> found.addAll(prometheusRegistries(r)));
+        }
+        return found;
+    }
+
+    @Override
+    public List<MetricFamilySamples> collect() {
+        List<Exported> now = List.copyOf(policies);
+        List<MetricFamilySamples> families = new ArrayList<>();
+        for (int i = 0; i < POLICY_SERIES.size(); i++) {
+            var s = POLICY_SERIES.get(i);
+            var family = new GaugeMetricFamily(s.name(), s.help(), POLICY_LABELS);
+            for (Exported e : now) {
+                family.addMetric(List.of(e.database(), e.namespace(), e.policy()), e.values()[i]);
+            }
+            add(families, family);
+        }
+        Instant at = clock.instant();
+        for (int i = 0; i < TARGET_SERIES.size(); i++) {
+            var s = TARGET_SERIES.get(i);
+            var family = new GaugeMetricFamily(s.name(), s.help(), TARGET_LABELS);
+            for (Exported e : now) {
+                for (Target t : e.targets()) {
+                    family.addMetric(List.of(e.database(), t.kind(), e.namespace(), e.policy(), t.name()),
+                            PENDING.equals(s.name()) ? pendingSeconds(t, at) : t.values()[i]);
+                }
+            }
+            add(families, family);
+        }
+        return families;
+    }
+
+    private static double pendingSeconds(Target t, Instant at) {
+        return t.pendingSince() == null ? 0 : Math.max(0, Duration.between(t.pendingSince(), at).toSeconds());
+    }
+
+    /** Only a family with samples: a series nobody has is left out, as Micrometer leaves out a meter never made. */
+    private static void add(List<MetricFamilySamples> families, GaugeMetricFamily family) {
+        if (!family.samples.isEmpty()) {
+            families.add(family);
+        }
+    }
+
+    private static List<Series<PoolPolicyStatus>> policySeries() {
+        return List.of(
+                new Series<>("poolbudget_budget_connections", "Connections the policy's targets may hold together (status.budget)",
+                        st -> st.getBudget() == null ? Double.NaN : st.getBudget().getConnections()),
+                new Series<>("poolbudget_allocated_connections", "Connections the planned pool sizes take at peak pods "
+                        + "(status.allocated)", st -> num(st.getAllocated())),
+                new Series<>("poolbudget_unallocated_connections", "Budget the plan leaves unused (status.unallocated)",
+                        st -> num(st.getUnallocated())),
+                new Series<>("poolbudget_policy_ready", "1 while the policy is Ready (condition Ready=True): planned and "
+                        + "applied, or planned in dry run", st -> reason(st, "Ready", null)),
+                new Series<>("poolbudget_live_connections", "Connections the targets' pods hold now by their own specs, "
+                        + "terminating pods included (status.liveConnections)", st -> num(st.getLiveConnections())),
+                new Series<>("poolbudget_oversubscribed", "1 while even the smallest pools the policy allows need more than "
+                        + "the budget (condition Oversubscribed=True, reason Oversubscribed)",
+                        st -> reason(st, "Oversubscribed", "Oversubscribed")),
+                new Series<>("poolbudget_live_over_budget", "1 while the pods that exist hold more connections than the "
+                        + "budget (condition Oversubscribed=True, reason LiveOverBudget)",
+                        st -> reason(st, "Oversubscribed", "LiveOverBudget")),
+                new Series<>("poolbudget_oversubscription_ratio", "Allocated connections over the budget: above 1 is "
+                        + "oversubscribed", st -> st.getBudget() == null || st.getAllocated() == null
+                        || st.getBudget().getConnections() == 0 ? Double.NaN
+                        : (double) st.getAllocated() / st.getBudget().getConnections()),
+                new Series<>("poolbudget_rollouts_in_progress", "Targets whose pods are rolling out a new pool size "
+                        + "(state Rolling)", st -> count(st, "Rolling")),
+                new Series<>("poolbudget_pending_raises", "Targets whose raise waits for the stabilization window or for "
+                        + "other targets' shrinks (state Pending)", st -> count(st, "Pending")),
+                new Series<>("poolbudget_conflicts", "Targets the policy does not write because of a conflict (state "
+                        + "Conflict)", st -> count(st, "Conflict")),
+                new Series<>("poolbudget_observed_connections", "Client connections the database itself reports (status."
+                        + "observed.connections); NaN without spec.database.observe",
+                        st -> st.getObserved() == null ? Double.NaN : num(st.getObserved().getConnections())),
+                new Series<>("poolbudget_observed_max_connections", "The database's max_connections (status.observed."
+                        + "maxConnections)", st -> st.getObserved() == null ? Double.NaN
+                        : num(st.getObserved().getMaxConnections())),
+                new Series<>("poolbudget_observed_over_budget", "1 while the database's own count is above the budget or "
+                        + "its capacity below it (condition ObservedOverBudget=True)",
+                        st -> reason(st, "ObservedOverBudget", null)),
+                new Series<>("poolbudget_observation_failing", "1 while the database cannot be read (condition "
+                        + "ObservationFailing=True)", st -> reason(st, "ObservationFailing", null)));
+    }
+
+    private static List<Series<TargetStatus>> targetSeries() {
+        return List.of(
+                new Series<>("poolbudget_target_basis_replicas", "Replicas the target's basis counts (status.targets[]."
+                        + "basisReplicas)", t -> num(t.getBasisReplicas())),
+                new Series<>("poolbudget_target_peak_pods", "Pods the plan budgets for at once: basis, rollout surge and "
+                        + "terminating pods (status.targets[].peakPods)", t -> num(t.getPeakPods())),
+                new Series<>("poolbudget_target_pool_size", "Per-pod pool size the plan wants (status.targets[].poolSize)",
+                        t -> num(t.getPoolSize())),
+                new Series<>("poolbudget_target_applied_pool_size", "Per-pod pool size in the workload now; NaN before the "
+                        + "first write (status.targets[].appliedPoolSize)", t -> num(t.getAppliedPoolSize())),
+                new Series<>("poolbudget_target_connections", "Connections the plan gives the target at peak pods "
+                        + "(status.targets[].connections)", t -> num(t.getConnections())),
+                new Series<>("poolbudget_target_live_connections", "Connections the target's pods hold now "
+                        + "(status.targets[].liveConnections)", t -> num(t.getLiveConnections())),
+                new Series<>("poolbudget_target_observed_connections", "Connections the database reports from the "
+                        + "target's pods (status.targets[].observedConnections); NaN when not observed",
+                        t -> num(t.getObservedConnections())),
+                new Series<>(PENDING, "How long the target's raise has waited; 0 when none waits (from "
+                        + "status.targets[].pendingSince)", t -> Double.NaN)); // computed at scrape time
+    }
+
+    private static double num(Number n) {
+        return n == null ? Double.NaN : n.doubleValue();
+    }
+
+    private static double reason(PoolPolicyStatus st, String type, String reason) {
+        for (Condition c : st.getConditions()) {
+            if (type.equals(c.getType()) && "True".equals(c.getStatus())
+                    && (reason == null || reason.equals(c.getReason()))) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    private static double count(PoolPolicyStatus st, String state) {
+        return st.getTargetStates() == null ? 0 : st.getTargetStates().getOrDefault(state, 0);
+    }
+}
