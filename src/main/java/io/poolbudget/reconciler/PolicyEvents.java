@@ -16,7 +16,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Kubernetes Events on a PoolPolicy: one for every size the operator wrote, and one for every
@@ -34,6 +37,19 @@ final class PolicyEvents {
 
     private final KubernetesClient client;
     private final Map<String, List<Condition>> reported = new ConcurrentHashMap<>();
+
+    /**
+     * Events are sent from one thread of their own, in order, as client-go's recorder sends them: a pass does not wait
+     * for them (under load one create took longer than the rest of the pass, and the status waited behind it). At
+     * most {@link #QUEUED} wait; beyond that one is dropped with a log line rather than holding a pass.
+     */
+    private final ThreadPoolExecutor sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(QUEUED), r -> {
+                Thread t = new Thread(r, "poolbudget-events");
+                t.setDaemon(true);
+                return t;
+            }, (r, executor) -> LOG.warnf("an Event was dropped: %d are still waiting to be sent", QUEUED));
+    static final int QUEUED = 1000;
 
     PolicyEvents(KubernetesClient client) {
         this.client = client;
@@ -119,13 +135,15 @@ final class PolicyEvents {
                 .withNewSource().withComponent(COMPONENT).endSource()
                 .withReportingComponent(COMPONENT).withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
                 .build();
-        try {
-            client.v1().events().inNamespace(meta.getNamespace()).resource(event).create();
-        } catch (KubernetesClientException e) {
-            // Events are best effort, as client-go's recorder makes them: one that cannot be recorded
-            // (a terminating namespace, a throttled API server) must not fail the reconcile.
-            LOG.warnf("could not record event %s on PoolPolicy %s/%s: %s", reason, meta.getNamespace(), meta.getName(),
-                    e.getMessage());
-        }
+        sender.execute(() -> {
+            try {
+                client.v1().events().inNamespace(meta.getNamespace()).resource(event).create();
+            } catch (KubernetesClientException e) {
+                // Events are best effort, as client-go's recorder makes them: one that cannot be recorded
+                // (a terminating namespace, a throttled API server) must not fail the reconcile.
+                LOG.warnf("could not record event %s on PoolPolicy %s/%s: %s", reason, meta.getNamespace(),
+                        meta.getName(), e.getMessage());
+            }
+        });
     }
 }

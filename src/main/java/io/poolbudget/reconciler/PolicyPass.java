@@ -17,6 +17,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.List;
 import java.util.Map;
 
@@ -119,6 +123,7 @@ final class PolicyPass {
                     budgetChange(owner, view.template(w).getMetadata(), budget)));
         }
         List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), blockers, now, window);
+        List<CompletableFuture<TargetOutcome>> acts = new ArrayList<>();
         for (int i = 0; i < sized.size(); i++) {
             Decision d = decisions.get(i);
             String change = sized.get(i).budgetChange();
@@ -126,7 +131,16 @@ final class PolicyPass {
                 d = new Decision(d.id(), Action.APPLY, null, "pool size " + sized.get(i).allocation().poolSize()
                         + " written again " + change);
             }
-            outcomes.add(act(policy, owner, view, sized.get(i), d, budget, dryRun, writer));
+            Sized target = sized.get(i);
+            Decision decision = d;
+            // The writes of one pass go out together: each decision was made for this pass already (a raise that must
+            // wait for shrinks is held, not written), and the status waits for the last of them.
+            acts.add(decision.action() == Action.APPLY && !dryRun
+                    ? CompletableFuture.supplyAsync(() -> act(policy, owner, view, target, decision, budget, false, writer), WRITES)
+                    : CompletableFuture.completedFuture(act(policy, owner, view, target, decision, budget, dryRun, writer)));
+        }
+        for (var act : acts) {
+            outcomes.add(joined(act));
         }
         for (var missing : plan.missing()) {
             outcomes.add(new TargetOutcome(missing.kind().name(), missing.name(), null, null, null, State.NotFound,
@@ -207,6 +221,25 @@ final class PolicyPass {
                         : s.outcome(size, State.Rolling, d.reason(), null, true);
             }
         };
+    }
+
+    /** Threads for the writes of a pass (shared by every pass; a write is one API call and mostly waits). */
+    private static final Executor WRITES = Executors.newFixedThreadPool(8, r -> {
+        Thread t = new Thread(r, "poolbudget-writes");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** A write's outcome; what it threw is thrown again as it was, for the reconciler's error handling. */
+    private static TargetOutcome joined(CompletableFuture<TargetOutcome> act) {
+        try {
+            return act.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     private static Map<String, TargetStatus> previousTargets(PoolPolicy policy) {
