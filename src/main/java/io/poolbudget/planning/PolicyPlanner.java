@@ -184,7 +184,7 @@ public final class PolicyPlanner {
     private static TargetInput input(ResolvedTarget r, Integer seenTerminating, int shutdownSteps) {
         Workload w = r.workload();
         return fields(TargetInput.builder(w.id()), r.spec(), "spec.targets[" + r.index() + "]")
-                .replicas(w.replicas()).hpaMaxReplicas(w.hpaMaxReplicas()).rollout(w.rollout())
+                .replicas(w.replicas()).hpaMaxReplicas(w.hpaMaxReplicas()).scaler(w.scaler()).rollout(w.rollout())
                 .seenTerminating(seenTerminating)
                 .shutdownSteps(shutdownSteps)
                 .build();

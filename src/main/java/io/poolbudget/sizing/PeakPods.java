@@ -26,7 +26,7 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
         String why = switch (basis) {
             case HPA_MAX -> target.hpaMaxReplicas() == null
                     ? "basis HpaMax but no HPA scales it: current replicas " + target.replicas()
-                    : "HPA maxReplicas " + target.hpaMaxReplicas();
+                    : (target.scaler() == null ? "HPA" : target.scaler()) + " maxReplicas " + target.hpaMaxReplicas();
             case FIXED -> "fixedReplicas " + target.fixedReplicas();
             case CURRENT -> "current replicas " + target.replicas();
         };

@@ -83,15 +83,32 @@ public final class PoolSizer {
         String of = budget.term() == Budget.Term.SHARE ? budget.connections() + " (" + budget.explanation() + ")"
                 : Long.toString(budget.connections());
         String why = String.format(Locale.ROOT, "the budget of %s is below the %s connections every target's "
-                + "minPoolSize needs%s: minPoolSize applies", of,
+                + "minPoolSize needs%s: minPoolSize applies%s", of,
                 required == Long.MAX_VALUE ? "more than 9.2×10¹⁸" : Long.toString(required),
-                budget.connections() == 0 ? "" : String.format(Locale.ROOT, " (%.2f×)", (double) required / budget.connections()));
+                budget.connections() == 0 ? "" : String.format(Locale.ROOT, " (%.2f×)", (double) required / budget.connections()),
+                largest(targets, peaks));
         List<TargetAllocation> out = new ArrayList<>(targets.size());
         for (int i = 0; i < targets.size(); i++) {
             TargetInput t = targets.get(i);
             out.add(new TargetAllocation(peaks[i], t.minPoolSize(), Double.NaN, why));
         }
         return new Allocation(budget, List.copyOf(out), Allocation.Verdict.OVERSUBSCRIBED, why);
+    }
+
+    /** The target that needs the most at its minPoolSize, and why: what a reader must change first. */
+    private static String largest(List<TargetInput> targets, PeakPods[] peaks) {
+        if (targets.isEmpty()) {
+            return "";
+        }
+        int top = 0;
+        for (int i = 1; i < targets.size(); i++) {
+            if (Limits.saturatedMultiply(peaks[i].cost(), targets.get(i).minPoolSize())
+                    > Limits.saturatedMultiply(peaks[top].cost(), targets.get(top).minPoolSize())) {
+                top = i;
+            }
+        }
+        TargetInput t = targets.get(top);
+        return "; the most is " + t.id() + ": " + peaks[top].explanation() + ", at minPoolSize " + t.minPoolSize();
     }
 
     private static void requireUniqueIds(List<TargetInput> targets) {

@@ -7,12 +7,13 @@ package io.poolbudget.sizing;
  * {@code fixedReplicas} (only with FIXED), {@code terminatingPods} (the rollout's default allowance),
  * {@code seenTerminating} (the most of its pods seen terminating at once, by whoever watches them),
  * {@code shutdownSteps} (how many rollout steps one old pod's shutdown may span, from its preStop
- * against the time a new pod takes to turn Ready; 1).
+ * against the time a new pod takes to turn Ready; 1), {@code scaler} (what scales it, for messages, for example
+ * "HorizontalPodAutoscaler/checkout").
  * {@code field} is the PoolPolicy path errors name, for example "targets[1]".
  */
 public record TargetInput(String id, String field, int replicas, Integer hpaMaxReplicas, Rollout rollout, int weight,
                           int minPoolSize, Integer maxPoolSize, int poolsPerPod, Basis basis, Integer fixedReplicas,
-                          Integer terminatingPods, Integer seenTerminating, Integer shutdownSteps) {
+                          Integer terminatingPods, Integer seenTerminating, Integer shutdownSteps, String scaler) {
 
     public TargetInput {
         if (id == null || id.isBlank()) {
@@ -64,7 +65,7 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         return builder(id).field(field).replicas(replicas).hpaMaxReplicas(hpaMaxReplicas).rollout(rollout).weight(weight)
                 .minPoolSize(minPoolSize).maxPoolSize(maxPoolSize).poolsPerPod(poolsPerPod).basis(basis)
                 .fixedReplicas(fixedReplicas).terminatingPods(terminatingPods).seenTerminating(seenTerminating)
-                .shutdownSteps(shutdownSteps);
+                .shutdownSteps(shutdownSteps).scaler(scaler);
     }
 
     /** Builds a target with the PoolPolicy defaults: weight 1, minPoolSize 1, one pool per pod, RollingUpdate 25%/25%. */
@@ -83,6 +84,7 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         private Integer terminatingPods;
         private Integer seenTerminating;
         private Integer shutdownSteps;
+        private String scaler;
 
         private Builder(String id) { this.id = id; }
 
@@ -99,10 +101,11 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         public Builder terminatingPods(Integer v) { terminatingPods = v; return this; }
         public Builder seenTerminating(Integer v) { seenTerminating = v; return this; }
         public Builder shutdownSteps(Integer v) { shutdownSteps = v; return this; }
+        public Builder scaler(String v) { scaler = v; return this; }
 
         public TargetInput build() {
             return new TargetInput(id, field, replicas, hpaMaxReplicas, rollout, weight, minPoolSize, maxPoolSize,
-                    poolsPerPod, basis, fixedReplicas, terminatingPods, seenTerminating, shutdownSteps);
+                    poolsPerPod, basis, fixedReplicas, terminatingPods, seenTerminating, shutdownSteps, scaler);
         }
     }
 }

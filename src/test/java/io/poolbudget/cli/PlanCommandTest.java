@@ -71,7 +71,7 @@ class PlanCommandTest {
         Run run = plan("", "-f", p.toString(), "-f", w.toString());
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("PoolPolicy db: fits, ", "budget 40 = cores 20 × 2 per core",
-                "Deployment/api", "8 (HpaMax)", "peak pods 10 = 8 (HPA maxReplicas 8) + 1 surge + 1 terminating",
+                "Deployment/api", "8 (HpaMax)", "peak pods 10 = 8 (HorizontalPodAutoscaler/api maxReplicas 8) + 1 surge + 1 terminating",
                 "Deployment/worker", "2 (Current)");
     }
 

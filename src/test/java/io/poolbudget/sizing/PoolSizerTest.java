@@ -82,6 +82,16 @@ class PoolSizerTest {
     }
 
     @Test
+    void anOversubscriptionNamesTheTargetAndTheScalerThatDriveIt() {
+        var a = PoolSizer.allocate(budget(8), List.of(pods("Deployment/small", 2).build(),
+                pods("Deployment/api", 1).hpaMaxReplicas(Integer.MAX_VALUE).scaler("HorizontalPodAutoscaler/api-hpa")
+                        .build()));
+        assertThat(a.verdict()).isEqualTo(Allocation.Verdict.OVERSUBSCRIBED);
+        assertThat(a.unallocatedReason()).contains("the most is Deployment/api: peak pods 2147483647 = 2147483647 "
+                + "(HorizontalPodAutoscaler/api-hpa maxReplicas 2147483647)").endsWith("at minPoolSize 1");
+    }
+
+    @Test
     void targetsAtZeroReplicasUseNoBudgetAndKeepTheirFairShare() {
         // busy costs 2 per step, idle nothing. Fair order (ties by id): busy 1→2, 2→3, 3→4, idle 3→4,
         // busy 4→5, idle 4→5, then busy 5→6 needs 2 of the 0 left. So both end at 5 and busy's pods

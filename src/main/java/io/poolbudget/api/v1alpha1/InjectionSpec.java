@@ -45,8 +45,8 @@ public class InjectionSpec {
 
     @Default("Env")
     @JsonPropertyDescription("Env: variables in the pod template (a change rolls the pods). ConfigMap: the values in "
-            + "a ConfigMap the containers read through envFrom, with its content hash on the pod template so that "
-            + "a change rolls the pods.")
+            + "a ConfigMap of the operator's, each variable referring to its key (env[].valueFrom.configMapKeyRef), "
+            + "with the ConfigMap's content hash on the pod template so that a change rolls the pods.")
     private InjectionMode mode = InjectionMode.Env;
 
     @Min(1)
