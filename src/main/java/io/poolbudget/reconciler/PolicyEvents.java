@@ -39,16 +39,17 @@ final class PolicyEvents {
     private final Map<String, List<Condition>> reported = new ConcurrentHashMap<>();
 
     /**
-     * Events are sent from one thread of their own, in order, as client-go's recorder sends them: a pass does not wait
-     * for them (under load one create took longer than the rest of the pass, and the status waited behind it). At
-     * most {@link #QUEUED} wait; beyond that one is dropped with a log line rather than holding a pass.
+     * Events are sent from one thread of their own, as client-go's recorder sends them: a pass does not wait for them
+     * (under load one create took longer than the rest of the pass, and the status waited behind it). When
+     * {@link #QUEUED} wait already (1,000 policies applied at once), the pass sends its own: it slows down rather than
+     * lose one.
      */
     private final ThreadPoolExecutor sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
             new ArrayBlockingQueue<>(QUEUED), r -> {
                 Thread t = new Thread(r, "poolbudget-events");
                 t.setDaemon(true);
                 return t;
-            }, (r, executor) -> LOG.warnf("an Event was dropped: %d are still waiting to be sent", QUEUED));
+            }, new ThreadPoolExecutor.CallerRunsPolicy());
     static final int QUEUED = 1000;
 
     PolicyEvents(KubernetesClient client) {
