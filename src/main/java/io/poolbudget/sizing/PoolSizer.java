@@ -95,15 +95,17 @@ public final class PoolSizer {
         return new Allocation(budget, List.copyOf(out), Allocation.Verdict.OVERSUBSCRIBED, why);
     }
 
-    /** The target that needs the most at its minPoolSize, and why: what a reader must change first. */
+    /** The target that needs the most at its minPoolSize (ties: the first id), and why: what to change first. */
     private static String largest(List<TargetInput> targets, PeakPods[] peaks) {
         if (targets.isEmpty()) {
             return "";
         }
         int top = 0;
         for (int i = 1; i < targets.size(); i++) {
-            if (Limits.saturatedMultiply(peaks[i].cost(), targets.get(i).minPoolSize())
-                    > Limits.saturatedMultiply(peaks[top].cost(), targets.get(top).minPoolSize())) {
+            long need = Limits.saturatedMultiply(peaks[i].cost(), targets.get(i).minPoolSize());
+            long most = Limits.saturatedMultiply(peaks[top].cost(), targets.get(top).minPoolSize());
+            // a tie goes to the first id, as everywhere in sizing: the order of the targets changes nothing
+            if (need > most || need == most && targets.get(i).id().compareTo(targets.get(top).id()) < 0) {
                 top = i;
             }
         }
