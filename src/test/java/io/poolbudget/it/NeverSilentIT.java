@@ -74,8 +74,8 @@ class NeverSilentIT extends OperatorTestBase {
             assertThat(sampler.peak()).as("most connections the pods held at one sampled moment").isLessThanOrEqualTo(200);
             assertThat(settled.getStatus().getLiveConnections()).isEqualTo(3L * 12 + 6 * 11);
         }
-        assertThat(events("PoolSizeApplied")).extracting(Event::getMessage).anySatisfy(m -> assertThat(m)
-                .startsWith("Deployment/d: pool size 11 (first size 11 (the pods hold the app's default 10)"));
+        awaitEvents(all -> assertThat(events("PoolSizeApplied")).extracting(Event::getMessage).anySatisfy(m -> assertThat(m)
+                .startsWith("Deployment/d: pool size 11 (first size 11 (the pods hold the app's default 10)")));
     }
 
     @Test
@@ -102,6 +102,7 @@ class NeverSilentIT extends OperatorTestBase {
         var settled = awaitPolicy("db", applied.and(condition("Oversubscribed", "False", "WithinBudget"))
                 .and(condition("Ready", "True", "Reconciled")));
         long held = settled.getStatus().getLiveConnections();
+        awaitEvents(all -> assertThat(events("LiveWithinBudget")).isNotEmpty());
         assertThat(events("LiveOverBudget")).as("one Warning when it started, not one per pod event").hasSize(1)
                 .allSatisfy(e -> assertThat(e.getType()).isEqualTo("Warning"));
         assertThat(events("LiveWithinBudget")).hasSize(1).allSatisfy(e -> assertThat(e.getMessage())

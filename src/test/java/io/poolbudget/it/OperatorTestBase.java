@@ -1,6 +1,7 @@
 package io.poolbudget.it;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -15,7 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -138,6 +141,15 @@ abstract class OperatorTestBase {
                     + "its status: " + (last == null ? "(gone)" : Serialization.asYaml(last.getStatus()))
                     + "operator log: " + operatorLog(), e);
         }
+    }
+
+    /**
+     * Waits up to 30 s for the namespace's Events to satisfy the assertion: the operator sends Events
+     * off its reconcile thread, so one may land a moment after the status that caused it.
+     */
+    void awaitEvents(Consumer<List<Event>> assertion) {
+        Awaitility.await().atMost(30, TimeUnit.SECONDS).pollInterval(200, TimeUnit.MILLISECONDS)
+                .untilAsserted(() -> assertion.accept(client.v1().events().inNamespace(ns).list().getItems()));
     }
 
     static TargetStatus target(PoolPolicy p, String name) {

@@ -63,7 +63,7 @@ class PolicyScopeIT extends OperatorTestBase {
                     .extracting(Condition::getStatus).containsExactly("True");
         }
         assertThat(templateEnv("web", MAX)).isNull();
-        assertThat(client.v1().events().inNamespace(ns).list().getItems()).extracting(Event::getReason).contains("Conflict");
+        awaitEvents(events -> assertThat(events).extracting(Event::getReason).contains("Conflict"));
 
         client.resources(PoolPolicy.class).inNamespace(ns).withName("second").delete();
         awaitPolicy("first", targetState("web", "Applied", 4));
@@ -177,13 +177,12 @@ class PolicyScopeIT extends OperatorTestBase {
                     assertThat(c.getMessage()).isEqualTo("Deployment/web (Invalid: spec.injection.containers names "
                             + "'sidecar', which this workload does not have (it has [app]))");
                 });
-        assertThat(client.v1().events().inNamespace(ns).list().getItems())
-                .anySatisfy(e -> {
-                    assertThat(e.getType()).isEqualTo("Warning");
-                    assertThat(e.getReason()).isEqualTo("TargetProblem");
-                    assertThat(e.getMessage()).contains("'sidecar', which this workload does not have");
-                    assertThat(e.getInvolvedObject().getName()).isEqualTo("db");
-                });
+        awaitEvents(events -> assertThat(events).anySatisfy(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("TargetProblem");
+            assertThat(e.getMessage()).contains("'sidecar', which this workload does not have");
+            assertThat(e.getInvolvedObject().getName()).isEqualTo("db");
+        }));
         TimeUnit.SECONDS.sleep(1);
         assertThat(deployment("web").getMetadata().getResourceVersion()).isEqualTo(version);
     }

@@ -59,8 +59,8 @@ class ReplicaBasisIT extends OperatorTestBase {
         awaitRolledOut("web");
         assertThat(livePods("web")).hasSize(6).allSatisfy(p ->
                 assertThat(env(p.getSpec().getContainers().get(0).getEnv(), MAX)).isEqualTo("2"));
-        assertThat(client.v1().events().inNamespace(ns).list().getItems()).extracting(Event::getMessage)
-                .anySatisfy(m -> assertThat(m).contains("Deployment/web: pool size 2 (lower size 4 → 2 applies at once)"));
+        awaitEvents(events -> assertThat(events).extracting(Event::getMessage)
+                .anySatisfy(m -> assertThat(m).contains("Deployment/web: pool size 2 (lower size 4 → 2 applies at once)")));
     }
 
     @Test
