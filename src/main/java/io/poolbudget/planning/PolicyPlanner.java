@@ -44,7 +44,9 @@ public final class PolicyPlanner {
         }
     }
 
-    public record PolicyPlan(List<ResolvedTarget> targets, List<MissingTarget> missing, Allocation allocation) {}
+    /** {@code terminatingMarks}: each workload's recent rollouts after this pass (by workload id), for its status. */
+    public record PolicyPlan(List<ResolvedTarget> targets, List<MissingTarget> missing, Allocation allocation,
+                             Map<String, List<TerminatingMarks.Mark>> terminatingMarks) {}
 
     /** The workloads a policy's targets name or select, without sizing them. */
     public record Resolution(List<ResolvedTarget> targets, List<MissingTarget> missing) {}
@@ -73,16 +75,21 @@ public final class PolicyPlanner {
                 : Budget.of(database(policy.getSpec().getDatabase(), "spec.database"));
         Resolution resolution = resolve(policy, catalog);
         List<TargetInput> inputs = new ArrayList<>(resolution.targets().size());
-        Map<String, Long> seenBefore = seenBefore(policy);
+        Map<String, List<TerminatingMarks.Mark>> marksBefore = marksBefore(policy);
+        Map<String, List<TerminatingMarks.Mark>> marks = new HashMap<>();
         try {
             checkFields(policy.getSpec().getTargets());
             for (ResolvedTarget r : resolution.targets()) {
                 Workload w = r.workload();
-                long seen = Math.max(catalog.terminatingNow(w), seenBefore.getOrDefault(w.id(), 0L));
+                var after = TerminatingMarks.update(marksBefore.get(w.id()), catalog.rolloutOverlap(w));
+                marks.put(w.id(), after);
+                // pods terminating now hold their pools now, whatever removed them; only rollouts are remembered
+                long seen = Math.max(catalog.terminatingNow(w), TerminatingMarks.most(after));
                 inputs.add(input(r, seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS),
                         w.shutdown().steps(catalog.observedReadySeconds(w))));
             }
-            return new PolicyPlan(resolution.targets(), resolution.missing(), PoolSizer.allocate(budget, inputs));
+            return new PolicyPlan(resolution.targets(), resolution.missing(), PoolSizer.allocate(budget, inputs),
+                    Map.copyOf(marks));
         } catch (InvalidInputException e) {
             throw new InvalidPolicyException(e.field(), e.getMessage().substring(e.field().length() + 1));
         }
@@ -158,19 +165,23 @@ public final class PolicyPlanner {
     }
 
     /**
-     * The most of each workload's pods seen terminating at once on earlier passes, as status recorded it, by
-     * workload id; a pass plans for that or for what terminates now, whichever is more.
+     * Each workload's recent rollouts as status recorded them, by workload id. A status written before marks were kept
+     * has only seenTerminatingPods: it stands as one rollout of an unknown revision, forgotten like the others.
      */
-    private static Map<String, Long> seenBefore(PoolPolicy policy) {
-        Map<String, Long> seen = new HashMap<>();
+    private static Map<String, List<TerminatingMarks.Mark>> marksBefore(PoolPolicy policy) {
+        Map<String, List<TerminatingMarks.Mark>> marks = new HashMap<>();
         if (policy.getStatus() != null && policy.getStatus().getTargets() != null) {
             for (var t : policy.getStatus().getTargets()) {
-                if (t.getSeenTerminatingPods() != null) {
-                    seen.put(t.getKind() + "/" + t.getName(), t.getSeenTerminatingPods());
+                String id = t.getKind() + "/" + t.getName();
+                if (t.getTerminatingSeen() != null) {
+                    marks.put(id, t.getTerminatingSeen().stream().filter(m -> m.getRevision() != null && m.getPods() != null)
+                            .map(m -> new TerminatingMarks.Mark(m.getRevision(), m.getPods())).toList());
+                } else if (t.getSeenTerminatingPods() != null) {
+                    marks.put(id, List.of(new TerminatingMarks.Mark("", t.getSeenTerminatingPods())));
                 }
             }
         }
-        return seen;
+        return marks;
     }
 
     /** Every target's own fields, checked as sizing checks them, whether or not its selector matches anything. */

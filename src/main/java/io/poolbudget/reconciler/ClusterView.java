@@ -14,6 +14,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
+import io.poolbudget.planning.TerminatingMarks;
 import io.poolbudget.planning.Workload;
 import io.poolbudget.planning.WorkloadCatalog;
 import io.poolbudget.planning.Workloads;
@@ -174,7 +175,8 @@ final class ClusterView implements WorkloadCatalog {
      * The pools a workload's pods hold now, from the pods' own specs: the pods the operator labelled, read one
      * by one (terminating ones too: they hold their pool until the app exits); the workload's other pods, which
      * the informer does not cache (started before the operator first sized it), counted from its status at the
-     * size its template gives them, else at the app's default.
+     * size its template gives them, else at the app's default. The status may still count a labelled pod that has
+     * begun terminating; the gap is taken net of those pods, so a routine rollout never counts a pod twice.
      */
     Live live(Workload w, Owner owner, InjectionSpec spec, List<String> containers) {
         int appDefault = Injection.appDefault(spec);
@@ -195,7 +197,9 @@ final class ClusterView implements WorkloadCatalog {
                 labelledRunning++;
             }
         }
-        int unseen = Math.max(0, statusReplicas(w) - labelledRunning);
+        // status.replicas stops counting a pod once the ReplicaSet controller has seen it terminating, which can be
+        // seconds after the pod informer did: a labelled terminating pod is counted once, as itself, not also as unseen
+        int unseen = Math.max(0, statusReplicas(w) - labelledRunning - terminating);
         boolean ours = owner.sized(template.getMetadata());
         Integer templateHeld = ours ? null
                 : Injection.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
@@ -207,6 +211,40 @@ final class ClusterView implements WorkloadCatalog {
     @Override
     public int terminatingNow(Workload w) {
         return (int) podsOf(w).stream().filter(p -> p.getMetadata().getDeletionTimestamp() != null).count();
+    }
+
+    /**
+     * The old pods of a rollout that overlap its new ones: the labelled pods terminating now whose revision
+     * (pod-template-hash, or a StatefulSet's controller-revision-hash) is not that of the newest running pod. Pods a
+     * scale-down removes carry the revision of the pods that stay, and are not counted. Null without a running pod.
+     */
+    @Override
+    public TerminatingMarks.Overlap rolloutOverlap(Workload w) {
+        List<Pod> own = podsOf(w);
+        Pod newest = own.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null && revision(p) != null)
+                .max(Comparator.comparing((Pod p) -> created(p)).thenComparing(p -> p.getMetadata().getName()))
+                .orElse(null);
+        if (newest == null) {
+            return null;
+        }
+        String current = revision(newest);
+        int old = (int) own.stream().filter(p -> p.getMetadata().getDeletionTimestamp() != null && revision(p) != null
+                && !current.equals(revision(p))).count();
+        return new TerminatingMarks.Overlap(current, old);
+    }
+
+    private static String revision(Pod p) {
+        var labels = p.getMetadata().getLabels();
+        if (labels == null) {
+            return null;
+        }
+        String hash = labels.get("pod-template-hash");
+        return hash != null ? hash : labels.get("controller-revision-hash");
+    }
+
+    private static Instant created(Pod p) {
+        String t = p.getMetadata().getCreationTimestamp();
+        return t == null ? Instant.EPOCH : Instant.parse(t);
     }
 
     /** The addresses of the workload's labelled pods, terminating ones too (they hold connections until they exit). */

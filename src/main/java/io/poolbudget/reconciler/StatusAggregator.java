@@ -8,6 +8,8 @@ import io.poolbudget.api.v1alpha1.BudgetStatus;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.api.v1alpha1.TargetStatus;
+import io.poolbudget.api.v1alpha1.TerminatingMark;
+import io.poolbudget.planning.TerminatingMarks;
 import io.poolbudget.reconciler.PolicyPass.State;
 import io.poolbudget.reconciler.PolicyPass.TargetOutcome;
 import io.poolbudget.sizing.Allocation;
@@ -61,22 +63,21 @@ public final class StatusAggregator {
         status.setUnallocatedReason(a.verdict() == Allocation.Verdict.FITS ? a.unallocatedReason() : null);
         status.setLiveConnections(live);
         status.setTargetCount((int) result.targets().stream().filter(t -> t.workload() != null).count());
-        setTargets(status, result.targets());
+        setTargets(status, result.targets(), result.plan().terminatingMarks());
 
         boolean oversubscribed = a.verdict() == Allocation.Verdict.OVERSUBSCRIBED;
         String conflicts = firstOf(result, EnumSet.of(State.Conflict));
         String problems = firstOf(result, EnumSet.of(State.NotFound, State.Invalid, State.Paused));
         String moving = firstOf(result, EnumSet.of(State.Rolling, State.Pending));
         boolean dryRun = result.targets().stream().anyMatch(t -> t.state() == State.DryRun);
-        // Once over, it lasts until the rollouts have settled: mid-rollout the estimate of the pods the informer does
-        // not cache lags by a pod, and one lucky pass must not end (and re-start) the condition.
-        boolean wasLiveOver = previous != null && previous.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
-                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
-        boolean liveOver = !oversubscribed && (live > budget || (wasLiveOver && !moving.isEmpty()));
-        String liveText = (live > budget ? "" : "the pods held more than the budget; ")
-                + "the pods hold " + live + " of " + budget + " connections now (terminating pods included), "
-                + (dryRun ? "and keep them: a dry run writes nothing" : "above the budget until the shrinking targets "
-                + "have rolled out") + "; the plan allocates " + a.allocated() + (moving.isEmpty() ? "" : "; in progress: " + moving);
+        // True exactly while the pods hold more than the budget: a pod that began terminating is counted once (see
+        // ClusterView.live), so a routine rollout that fits reads as within the budget at every pass.
+        boolean liveOver = !oversubscribed && live > budget;
+        String liveText = "the pods hold " + live + " of " + budget + " connections now (terminating pods included); the "
+                + "plan allocates " + a.allocated() + (dryRun ? ", and they keep them: a dry run writes nothing"
+                : !moving.isEmpty() ? "; in progress: " + moving
+                : ": more pods hold pools at once than the plan's peak pods allow for (status.targets[].peakPods; "
+                + "old pods that outlast a rollout step, or pods started outside a rollout)");
 
         String readyReason;
         String readyMessage;
@@ -124,7 +125,8 @@ public final class StatusAggregator {
      * Problems first, then held raises, rollouts, the rest; in full up to {@link #DETAILED_TARGETS}. Past that only
      * held raises are kept, in short (their pendingSince is the one thing a later pass needs), and the rest counted.
      */
-    private static void setTargets(PoolPolicyStatus status, List<TargetOutcome> outcomes) {
+    private static void setTargets(PoolPolicyStatus status, List<TargetOutcome> outcomes,
+                                   Map<String, List<TerminatingMarks.Mark>> marks) {
         Map<String, Integer> states = new TreeMap<>();
         outcomes.forEach(o -> states.merge(o.state().name(), 1, Integer::sum));
         status.setTargetStates(states);
@@ -133,9 +135,9 @@ public final class StatusAggregator {
         List<TargetStatus> listed = new ArrayList<>();
         for (TargetOutcome o : ordered) {
             if (listed.size() < DETAILED_TARGETS) {
-                listed.add(target(o, true));
+                listed.add(target(o, true, marks));
             } else if (o.state() == State.Pending) {
-                listed.add(target(o, false));
+                listed.add(target(o, false, marks));
             }
         }
         status.setTargets(listed);
@@ -146,14 +148,18 @@ public final class StatusAggregator {
         return PROBLEMS.contains(o.state()) ? 0 : o.state() == State.Pending ? 1 : o.state() == State.Rolling ? 2 : 3;
     }
 
-    private static TargetStatus target(TargetOutcome o, boolean full) {
+    private static TargetStatus target(TargetOutcome o, boolean full, Map<String, List<TerminatingMarks.Mark>> marks) {
         var t = new TargetStatus();
         t.setKind(o.kind());
         t.setName(o.name());
         if (o.allocation() != null) {
             t.setPoolSize(o.allocation().poolSize());
-            Integer seen = o.allocation().peak().target().seenTerminating();
-            t.setSeenTerminatingPods(seen == null ? null : seen.longValue());   // remembered, like pendingSince
+            // remembered, like pendingSince: the plan reads them back on the next pass
+            var recent = o.workload() == null ? null : marks.get(o.workload().id());
+            if (recent != null && !recent.isEmpty()) {
+                t.setTerminatingSeen(recent.stream().map(m -> new TerminatingMark(m.revision(), m.pods())).toList());
+                t.setSeenTerminatingPods(TerminatingMarks.most(recent));
+            }
             if (full) {
                 t.setBasisReplicas(o.allocation().peak().basisReplicas());
                 t.setPeakPods(o.allocation().peak().total());

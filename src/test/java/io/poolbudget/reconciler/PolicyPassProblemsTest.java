@@ -70,9 +70,11 @@ class PolicyPassProblemsTest {
 
     @Test
     void liveConnectionsCountEveryPodAtWhatItHoldsAndTheRestAtTheAppDefault() {
-        // web: 2 replicas by status; one labelled running pod at 6 and one labelled terminating pod at 6, one running
-        // pod the cache does not hold (started before the operator labelled web) counted at HikariCP's 10.
+        // web: 3 replicas by status; one labelled running pod at 6 and one labelled terminating pod at 6 (which the
+        // status may still count), one running pod the cache does not hold (started before the operator labelled web)
+        // counted at HikariCP's 10.
         Deployment web = web(4);
+        web.getStatus().setReplicas(3);
         web.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(new Owner("db").sizeAnnotation(), "4"));
         var view = new ClusterView(List.of(web), List.of(), List.of(),
                 List.of(pod("web-1", 6, false), pod("web-0", 6, true)), List.of());
@@ -82,6 +84,22 @@ class PolicyPassProblemsTest {
         assertThat(s.getLiveConnections()).isEqualTo(22);
         assertThat(condition(s, "Oversubscribed")).startsWith("True/LiveOverBudget: the pods hold 22 of 16 connections now");
         assertThat(condition(s, "Ready")).startsWith("False/LiveOverBudget");
+    }
+
+    @Test
+    void aPodThatBeganTerminatingBeforeTheStatusCaughtUpIsCountedOnce() {
+        // a rollout step: web-2 (the surge pod) is Ready, so web-0 began terminating; the Deployment's status still
+        // counts 3 replicas, web-0 among them. The pods hold 4 + 4 + 4 = 12, not 12 + the app's default 10 for a
+        // phantom pod (the false LiveOverBudget issue 20 found on every rollout).
+        Deployment web = web(4);
+        web.getStatus().setReplicas(3);
+        web.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(new Owner("db").sizeAnnotation(), "4"));
+        var view = new ClusterView(List.of(web), List.of(), List.of(),
+                List.of(pod("web-0", 4, true), pod("web-1", 4, false), pod("web-2", 4, false)), List.of());
+        var s = status(policy("db", SPEC), run(policy("db", SPEC), view));
+        assertThat(s.getLiveConnections()).isEqualTo(12);
+        assertThat(condition(s, "Oversubscribed")).startsWith("False/WithinBudget");
+        assertThat(condition(s, "Ready")).startsWith("True/Reconciled");
     }
 
     @Test

@@ -15,10 +15,18 @@ public class TargetStatus {
     @JsonPropertyDescription("Pods that can hold connections at once: basis + surge + terminating.")
     private Long peakPods;
 
-    @JsonPropertyDescription("The most of this workload's pods seen terminating at once. When more than one rollout "
-            + "step of old pods were (their shutdown outlasts a step), peak pods plan for that many from then on, "
-            + "unless terminatingPods is set.")
+    @JsonPropertyDescription("The most old pods of one of this workload's last 3 rollouts seen terminating at once "
+            + "(see terminatingSeen). When that is more than one rollout step (their shutdown outlasts a step), peak pods "
+            + "plan for that many, unless terminatingPods is set.")
     private Long seenTerminatingPods;
+
+    @JsonPropertyDescription("The workload's last 3 rollouts, newest last, each with the most of its old pods seen "
+            + "terminating at once while its new pods ran. Pods a scale-down removes are not counted; a mark is forgotten "
+            + "after 3 later rollouts.")
+    private java.util.List<TerminatingMark> terminatingSeen;
+
+    public java.util.List<TerminatingMark> getTerminatingSeen() { return terminatingSeen; }
+    public void setTerminatingSeen(java.util.List<TerminatingMark> terminatingSeen) { this.terminatingSeen = terminatingSeen; }
 
     @JsonPropertyDescription("The computed per-pod pool size (minimum idle is set equal).")
     private Integer poolSize;
