@@ -141,6 +141,8 @@ final class StatusCollector extends Collector {
                         : (double) st.getAllocated() / st.getBudget().getConnections()),
                 new Series<>("poolbudget_rollouts_in_progress", "Targets whose pods are rolling out a new pool size "
                         + "(state Rolling)", st -> count(st, "Rolling")),
+                new Series<>("poolbudget_stalled_rollouts", "Targets whose rollout of a written size is not progressing "
+                        + "(state Stalled: crash-looping new pods, ProgressDeadlineExceeded)", st -> count(st, "Stalled")),
                 new Series<>("poolbudget_pending_raises", "Targets whose raise waits for the stabilization window or for "
                         + "other targets' shrinks (state Pending)", st -> count(st, "Pending")),
                 new Series<>("poolbudget_conflicts", "Targets the policy does not write because of a conflict (state "

@@ -279,6 +279,8 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
                 blockers.add(id + " holds " + st.getLiveConnections() + " connections, more than its share " + share);
             } else if (st.getTargets() != null && st.getTargets().stream().anyMatch(t -> "Rolling".equals(t.getState()))) {
                 blockers.add(id + " is rolling out");
+            } else if (st.getTargets() != null && st.getTargets().stream().anyMatch(t -> "Stalled".equals(t.getState()))) {
+                blockers.add(id + " has a rollout that is not progressing");
             }
         }
         return blockers;

@@ -207,6 +207,14 @@ final class ClusterView implements WorkloadCatalog {
         return new Live(labelledRunning + unseen + terminating, terminating, sizes);
     }
 
+    /** Why the rollout of the workload's current pool size is not progressing (see {@link RolloutHealth}), or null. */
+    String stalled(Workload w, Owner owner, InjectionSpec spec, List<String> containers) {
+        String current = spec == null ? null : Injection.revision(owner, spec, template(w), containers);
+        return RolloutHealth.stalled(object(w), podsOf(w).stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null
+                && Objects.equals(current, Injection.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)))
+                .toList());
+    }
+
     /** The workload's labelled pods that are shutting down now (they still hold their pools). */
     @Override
     public int terminatingNow(Workload w) {

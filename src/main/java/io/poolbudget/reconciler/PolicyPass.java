@@ -31,7 +31,7 @@ import java.util.Map;
  * size must change.
  */
 final class PolicyPass {
-    enum State { Applied, Rolling, Paused, Pending, DryRun, Conflict, NotFound, Invalid }
+    enum State { Applied, Rolling, Stalled, Paused, Pending, DryRun, Conflict, NotFound, Invalid }
 
     /**
      * {@code allocation} and {@code workload} are null for a target that resolved to nothing;
@@ -198,7 +198,7 @@ final class PolicyPass {
         return switch (d.action()) {
             case NONE -> s.state().rolledOut() ? s.outcome(applied, State.Applied, d.reason(), null, false)
                     : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size " + size, false)
-                    : s.outcome(applied, State.Rolling, "rolling out", null, false);
+                    : stalledOrRolling(policy, owner, view, s, applied);
             case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> s.outcome(applied, State.Pending, d.reason(), d.pendingSince(), false);
             case APPLY -> {
                 var injection = policy.getSpec().getInjection();
@@ -221,6 +221,19 @@ final class PolicyPass {
                         : s.outcome(size, State.Rolling, d.reason(), null, true);
             }
         };
+    }
+
+    /**
+     * A rollout that stopped making progress (crash-looping new pods, ProgressDeadlineExceeded) is a problem to report,
+     * not "rolling out": the size it carries has not taken effect, and raises that wait for it keep waiting.
+     */
+    private static TargetOutcome stalledOrRolling(PoolPolicy policy, Owner owner, ClusterView view, Sized s,
+                                                  Integer applied) {
+        String why = view.stalled(s.workload(), owner, policy.getSpec().getInjection(), s.containers());
+        return why == null ? s.outcome(applied, State.Rolling, "rolling out", null, false)
+                : s.outcome(applied, State.Stalled, "pool size " + applied + " has not taken effect: " + why
+                + "; its old pods keep their pools, and raises that wait for it keep waiting. Fix the workload (kubectl "
+                + "rollout status/undo deployment/" + s.workload().name() + ") or the policy", null, false);
     }
 
     /** Threads for the writes of a pass (shared by every pass; a write is one API call and mostly waits). */

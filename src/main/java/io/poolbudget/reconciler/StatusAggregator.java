@@ -27,7 +27,8 @@ import java.util.TreeMap;
 public final class StatusAggregator {
     /** Targets listed in full; the object must stay far below the API server's ~1.5 MB limit. */
     static final int DETAILED_TARGETS = 100;
-    static final Set<State> PROBLEMS = EnumSet.of(State.Conflict, State.NotFound, State.Invalid, State.Paused);
+    static final Set<State> PROBLEMS = EnumSet.of(State.Conflict, State.NotFound, State.Invalid, State.Paused,
+            State.Stalled);
 
     private final Clock clock;
 
@@ -67,8 +68,8 @@ public final class StatusAggregator {
 
         boolean oversubscribed = a.verdict() == Allocation.Verdict.OVERSUBSCRIBED;
         String conflicts = firstOf(result, EnumSet.of(State.Conflict));
-        String problems = firstOf(result, EnumSet.of(State.NotFound, State.Invalid, State.Paused));
-        String moving = firstOf(result, EnumSet.of(State.Rolling, State.Pending));
+        String problems = firstOf(result, EnumSet.of(State.NotFound, State.Invalid, State.Paused, State.Stalled));
+        String moving = firstOf(result, EnumSet.of(State.Rolling, State.Stalled, State.Pending));
         boolean dryRun = result.targets().stream().anyMatch(t -> t.state() == State.DryRun);
         // True exactly while the pods hold more than the budget: a pod that began terminating is counted once (see
         // ClusterView.live), so a routine rollout that fits reads as within the budget at every pass.

@@ -48,15 +48,7 @@ class NeverSilentIT extends OperatorTestBase {
         for (String name : List.of("a", "b", "c")) {
             app(name, 1, Map.of("db", "orders"));
         }
-        applyPolicy("""
-                apiVersion: poolbudget.io/v1alpha1
-                kind: PoolPolicy
-                metadata: {name: db}
-                spec:
-                  database: {cores: 1, budget: 200}
-                  injection: {preset: hikari-env}
-                  targets: [{selector: {matchLabels: {db: orders}}}]
-                """);
+        applyPolicy(ORDERS_POLICY);
         awaitPolicy("db", targetState("a", "Applied", 22).and(targetState("b", "Applied", 22))
                 .and(targetState("c", "Applied", 22)));
         List.of("a", "b", "c").forEach(this::awaitRolledOut);

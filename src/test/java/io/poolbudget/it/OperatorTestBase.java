@@ -42,6 +42,16 @@ abstract class OperatorTestBase {
               injection: {preset: hikari-env}
               targets: [{name: web}]
             """;
+    /** PoolPolicy db: a budget of 200 for every Deployment labelled db=orders, with the hikari-env preset. */
+    static final String ORDERS_POLICY = """
+            apiVersion: poolbudget.io/v1alpha1
+            kind: PoolPolicy
+            metadata: {name: db}
+            spec:
+              database: {cores: 1, budget: 200}
+              injection: {preset: hikari-env}
+              targets: [{selector: {matchLabels: {db: orders}}}]
+            """;
     private static final List<String> namespaces = new ArrayList<>();
     static KubernetesClient client;
     static OperatorProcess operator;

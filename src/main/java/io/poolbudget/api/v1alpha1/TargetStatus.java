@@ -41,7 +41,8 @@ public class TargetStatus {
             + "included; a pod without the variable at the app's default pool size).")
     private Long liveConnections;
 
-    @JsonPropertyDescription("Applied, Rolling, Paused (a paused Deployment keeps its old pods), Pending (a raise waits for "
+    @JsonPropertyDescription("Applied, Rolling, Stalled (the rollout of the written size is not progressing: its new pods "
+            + "crash-loop or cannot start, or ProgressDeadlineExceeded), Paused (a paused Deployment keeps its old pods), Pending (a raise waits for "
             + "shrinking targets or the stabilisation window), DryRun, Conflict, NotFound or Invalid.")
     private String state;
 

@@ -1,0 +1,57 @@
+package io.poolbudget.reconciler;
+
+import static io.poolbudget.reconciler.PolicyPassTest.web;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentConditionBuilder;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Issue 20, found 2: a rollout that stopped is reported, one that is merely slow is not. */
+class RolloutHealthTest {
+
+    private static Pod pod(String name, boolean ready, int restarts, String waiting) {
+        var status = new ContainerStatusBuilder().withName("app").withReady(ready).withRestartCount(restarts);
+        if (waiting != null) {
+            status.withNewState().withNewWaiting().withReason(waiting).endWaiting().endState();
+        } else {
+            status.withNewState().withNewRunning().endRunning().endState();
+        }
+        return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewStatus()
+                .withContainerStatuses(status.build()).endStatus().build();
+    }
+
+    @Test
+    void aCrashLoopingNewPodIsNamedWithItsContainer() {
+        assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-b", true, 0, null), pod("web-a", false, 3,
+                "CrashLoopBackOff")))).isEqualTo("its new pod web-a does not start: container 'app' restarts without "
+                + "becoming Ready (CrashLoopBackOff)");
+        assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", false, 2, null))))
+                .as("running again between two back-offs").contains("restarts without becoming Ready");
+        assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", false, 0, "CreateContainerConfigError"))))
+                .endsWith("container 'app' CreateContainerConfigError");
+    }
+
+    @Test
+    void aPodThatIsStartingOrRestartedOnceIsNotAProblem() {
+        assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", false, 0, "ContainerCreating"),
+                pod("web-b", false, 1, null), pod("web-c", true, 5, null), new PodBuilder().withNewMetadata()
+                        .withName("web-d").endMetadata().build()))).isNull();
+    }
+
+    @Test
+    void theProgressDeadlineIsReportedWithItsSeconds() {
+        var d = web(4);
+        d.getSpec().setProgressDeadlineSeconds(120);
+        d.getStatus().setConditions(List.of(new DeploymentConditionBuilder().withType("Progressing").withStatus("False")
+                .withReason("ProgressDeadlineExceeded").build()));
+        assertThat(RolloutHealth.stalled(d, List.of())).isEqualTo("its rollout is not progressing "
+                + "(ProgressDeadlineExceeded: no new pod became available within progressDeadlineSeconds 120)");
+        d.getStatus().setConditions(List.of(new DeploymentConditionBuilder().withType("Progressing").withStatus("True")
+                .withReason("ReplicaSetUpdated").build()));
+        assertThat(RolloutHealth.stalled(d, List.of())).isNull();
+    }
+}
