@@ -46,7 +46,7 @@ if [ $MODE = real ]; then
   kubectl rollout status -n "$NS" deployment --timeout=120s >/dev/null
   hack/show-pools.sh "$NS" --wait-settled
   hack/postgres.sh psql -qAt -c "select '  ' || application_name || ': ' || count(*) from pg_stat_activity where usename = 'app' group by application_name order by 1"
-  kubectl apply -n "$NS" -f examples/real/poolpolicy.yaml
+  kubectl apply -n "$NS" -f examples/real/monitor-secret.yaml -f examples/real/poolpolicy.yaml
 else
   kubectl apply -n "$NS" -f examples/workloads.yaml -f examples/poolpolicy.yaml
 fi

@@ -96,7 +96,10 @@ public final class StatusAggregator {
             readyMessage = liveText;
         } else {
             readyReason = dryRun ? Conditions.REASON_DRY_RUN : Conditions.REASON_RECONCILED;
-            readyMessage = dryRun ? "dry run: sizes computed, nothing written" : "every target is sized within the budget";
+            readyMessage = dryRun ? "dry run: sizes computed, nothing written" : "every target is sized within the budget"
+                    + (ObservationSource.spec(policy) != null ? "" : "; the sizes are declared in the pod specs, not "
+                    + "verified: set spec.database.observe to compare them with the database's own count (an app that "
+                    + "does not read the injected variable keeps its own pool)");
         }
         boolean ready = readyReason.equals(Conditions.REASON_RECONCILED) || readyReason.equals(Conditions.REASON_DRY_RUN);
         conditions.add(Conditions.carry(previous, Conditions.READY, ready ? TRUE : FALSE, readyReason, readyMessage,

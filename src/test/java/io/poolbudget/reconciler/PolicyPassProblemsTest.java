@@ -113,6 +113,19 @@ class PolicyPassProblemsTest {
     }
 
     @Test
+    void withoutObserveReadySaysTheSizesAreDeclaredNotVerified() {
+        var view = new ClusterView(List.of(web(4)), List.of(), List.of(),
+                List.of(pod("web-1", 4, false), pod("web-2", 4, false)), List.of());
+        assertThat(condition(status(policy("db", SPEC), run(policy("db", SPEC), view)), "Ready"))
+                .isEqualTo("True/Reconciled: every target is sized within the budget; the sizes are declared in the pod "
+                        + "specs, not verified: set spec.database.observe to compare them with the database's own count "
+                        + "(an app that does not read the injected variable keeps its own pool)");
+        String observed = SPEC.replace("cores: 8", "cores: 8, observe: {secretName: pg}");
+        assertThat(condition(status(policy("db", observed), run(policy("db", observed), view)), "Ready"))
+                .isEqualTo("True/Reconciled: every target is sized within the budget");
+    }
+
+    @Test
     void aPausedDeploymentSaysSoAndWhatItsPodsHold() {
         Deployment paused = web(4);
         paused.getSpec().setPaused(true);
