@@ -77,8 +77,8 @@ public final class StatusAggregator {
         String liveText = "the pods hold " + live + " of " + budget + " connections now (terminating pods included); the "
                 + "plan allocates " + a.allocated() + (dryRun ? ", and they keep them: a dry run writes nothing"
                 : !moving.isEmpty() ? "; in progress: " + moving
-                : ": more pods hold pools at once than the plan's peak pods allow for (status.targets[].peakPods; "
-                + "old pods that outlast a rollout step, or pods started outside a rollout)");
+                : ": more pods hold pools at once than the plan's peak pods allow for (old pods that outlast a rollout "
+                + "step, or pods started outside a rollout)" + overAllocation(result));
 
         String readyReason;
         String readyMessage;
@@ -123,6 +123,15 @@ public final class StatusAggregator {
                         : conflicts, generation, clock));
         status.setConditions(conditions);
         return status;
+    }
+
+    /** The targets whose pods hold more than their allocation, as "; Deployment/web holds 16 of its 12". */
+    private static String overAllocation(PolicyPass.Result result) {
+        var over = result.targets().stream().filter(t -> t.live() != null && t.allocation() != null
+                && t.live() > t.allocation().connections())
+                .map(t -> t.kind() + "/" + t.name() + " holds " + t.live() + " of its " + t.allocation().connections())
+                .toList();
+        return over.isEmpty() ? "" : ": " + String.join(", ", over);
     }
 
     /**
