@@ -57,7 +57,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Clock clock = Clock.systemUTC();
-    private final StatusAggregator statusAggregator = new StatusAggregator(clock);
+    private final StatusAggregator statusAggregator;
     private final WorkloadWriter writer;
     private final PolicyEvents events;
     private final Duration window;
@@ -70,7 +70,10 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     public PoolPolicyReconciler(KubernetesClient client, MeterRegistry registry,
                                 @ConfigProperty(name = "poolbudget.stabilization-window", defaultValue = "PT3M") Duration window,
                                 @ConfigProperty(name = "poolbudget.shared-budgets.enabled", defaultValue = "true")
-                                boolean sharedBudgets) {
+                                boolean sharedBudgets,
+                                @ConfigProperty(name = "poolbudget.live-over-budget-grace", defaultValue = "15s")
+                                Duration liveGrace) {
+        this.statusAggregator = new StatusAggregator(clock, liveGrace);
         this.client = client;
         this.sharedBudgets = sharedBudgets;
         this.writer = WorkloadWriter.serverSideApply(client);
@@ -95,7 +98,10 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         metrics.reconciled();
         UpdateControl<PoolPolicy> control = JSON.valueToTree(desired).equals(JSON.valueToTree(policy.getStatus()))
                 ? UpdateControl.noUpdate() : UpdateControl.patchStatus(statusOnly(policy, desired));
-        return result.requeue() == null ? control : control.rescheduleAfter(Math.max(1000, result.requeue().toMillis()));
+        Duration recheck = statusAggregator.recheck(policy);
+        Duration next = result.requeue() == null ? recheck : recheck == null ? result.requeue()
+                : recheck.compareTo(result.requeue()) < 0 ? recheck : result.requeue();
+        return next == null ? control : control.rescheduleAfter(Math.max(1000, next.toMillis() + 1));
     }
 
     /** spec.database.observe: the database's last read (JOSDK's cache of ObservationSource) into the status. */
@@ -163,6 +169,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     public DeleteControl cleanup(PoolPolicy policy, Context<PoolPolicy> context) {
         metrics.remove(policy.getMetadata().getNamespace(), policy.getMetadata().getName());
         events.forget(policy);
+        statusAggregator.forget(policy);
         reader.forget(ObservationSource.key(policy));
         if (policy.getSpec() == null || policy.getSpec().getDeletionPolicy() != DeletionPolicy.Remove
                 || policy.getStatus() == null || policy.getStatus().getTargets() == null) {

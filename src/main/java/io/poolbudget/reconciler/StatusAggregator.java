@@ -14,6 +14,8 @@ import io.poolbudget.reconciler.PolicyPass.State;
 import io.poolbudget.reconciler.PolicyPass.TargetOutcome;
 import io.poolbudget.sizing.Allocation;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -22,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Builds the whole desired status from one pass's result. Pure: no client, no I/O. */
 public final class StatusAggregator {
@@ -31,9 +34,42 @@ public final class StatusAggregator {
             State.Stalled);
 
     private final Clock clock;
+    private final Duration liveGrace;
+    /** Since when each policy's pods have declared more than its budget, while they do (this process's memory). */
+    private final Map<String, Instant> declaredOverSince = new ConcurrentHashMap<>();
 
+    /** Reports the pods' declared total above the budget at once (tests, and pods that hold exactly what they declare). */
     public StatusAggregator(Clock clock) {
+        this(clock, Duration.ZERO);
+    }
+
+    /**
+     * {@code liveGrace}: how long the pods' declared total must stay above the budget before it is reported. A pod
+     * that has just started may not have opened its pool yet, and one that is shutting down may have closed it while
+     * the pod still exists: mid-rollout the declared total runs ahead of the database's count for a few seconds.
+     */
+    public StatusAggregator(Clock clock, Duration liveGrace) {
         this.clock = clock;
+        this.liveGrace = liveGrace;
+    }
+
+    /** When a declared over-budget moment still inside the grace should be looked at again; null if none is. */
+    Duration recheck(PoolPolicy policy) {
+        Instant since = declaredOverSince.get(key(policy));
+        if (since == null) {
+            return null;
+        }
+        Duration left = Duration.between(clock.instant(), since.plus(liveGrace));
+        return left.isNegative() || left.isZero() ? null : left;
+    }
+
+    void forget(PoolPolicy policy) {
+        declaredOverSince.remove(key(policy));
+    }
+
+    private static String key(PoolPolicy p) {
+        return p.getMetadata().getUid() != null ? p.getMetadata().getUid()
+                : p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
     }
 
     PoolPolicyStatus status(PoolPolicy policy, PolicyPass.Result result) {
@@ -73,7 +109,15 @@ public final class StatusAggregator {
         boolean dryRun = result.targets().stream().anyMatch(t -> t.state() == State.DryRun);
         // True exactly while the pods hold more than the budget: a pod that began terminating is counted once (see
         // ClusterView.live), so a routine rollout that fits reads as within the budget at every pass.
-        boolean liveOver = !oversubscribed && live > budget;
+        boolean declaredOver = !oversubscribed && live > budget;
+        Instant overSince = declaredOver ? declaredOverSince.computeIfAbsent(key(policy), k -> clock.instant()) : null;
+        if (!declaredOver) {
+            declaredOverSince.remove(key(policy));
+        }
+        boolean wasLiveOver = previous != null && previous.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED
+                .equals(c.getType()) && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
+        // once reported it lasts while the pods declare more; a new moment is reported once it outlasts the grace
+        boolean liveOver = declaredOver && (wasLiveOver || !overSince.plus(liveGrace).isAfter(clock.instant()));
         String liveText = "the pods hold " + live + " of " + budget + " connections now (terminating pods included); the "
                 + "plan allocates " + a.allocated() + (dryRun ? ", and they keep them: a dry run writes nothing"
                 : !moving.isEmpty() ? "; in progress: " + moving
@@ -110,7 +154,10 @@ public final class StatusAggregator {
                 oversubscribed ? (budget == 0 ? "the budget is 0: " + a.unallocatedReason()
                         : String.format(Locale.ROOT, "%.2f× the budget: %s", a.ratio(), a.unallocatedReason()))
                         : liveOver ? liveText
-                        : a.allocated() + " of " + budget + " connections allocated; the pods hold " + live + " now",
+                        : a.allocated() + " of " + budget + " connections allocated; the pods hold " + live + " now"
+                        + (declaredOver ? " by their specs, more than the budget since " + overSince + " (reported if it "
+                        + "lasts " + liveGrace.toSeconds() + " s: pods starting or shutting down may not hold their pool)"
+                        : ""),
                 generation, clock));
         conditions.add(Conditions.carry(previous, Conditions.ROLLOUT_IN_PROGRESS, moving.isEmpty() ? FALSE : TRUE,
                 moving.isEmpty() ? Conditions.REASON_SETTLED

@@ -58,12 +58,24 @@ abstract class OperatorTestBase {
 
     String ns;
 
-    /** Call from a {@code @BeforeAll} of the test class, with its stabilisation window (e.g. "0s"). */
+    /**
+     * Call from a {@code @BeforeAll} of the test class, with its stabilisation window (e.g. "0s"). Over-budget moments
+     * are reported at once: a KWOK pod holds exactly the pool its spec declares from its first to its last moment.
+     */
     static void startOperator(String name, String window) {
+        start(name, Map.of("POOLBUDGET_STABILIZATION_WINDOW", window, "POOLBUDGET_LIVE_OVER_BUDGET_GRACE", "0s"));
+    }
+
+    /** As {@link #startOperator}, with the shipped grace before an over-budget moment is reported (real pods). */
+    static void startOperatorAsShipped(String name, String window) {
+        start(name, Map.of("POOLBUDGET_STABILIZATION_WINDOW", window));
+    }
+
+    private static void start(String name, Map<String, String> env) {
         var cluster = TestCluster.get();
         client = cluster.client();
         ClusterFixture.installCrds(client);
-        operator = OperatorProcess.start(cluster, name, Map.of("POOLBUDGET_STABILIZATION_WINDOW", window));
+        operator = OperatorProcess.start(cluster, name, env);
     }
 
     @AfterAll

@@ -2,12 +2,8 @@ package io.poolbudget.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -27,36 +23,6 @@ class RoutineRolloutIT extends OperatorTestBase {
     static void start() {
         startOperator("routine-rollout", "0s");
         GracefulShutdown.ensureRunning(client);
-    }
-
-    /** Every status the operator wrote while it ran: the over-budget reports and the not-Ready ones. */
-    private static final class StatusLog implements Watcher<PoolPolicy> {
-        final List<String> alarms = new ArrayList<>();
-        long mostLive;
-
-        @Override
-        public synchronized void eventReceived(Action action, PoolPolicy p) {
-            if (p.getStatus() == null) {
-                return;
-            }
-            if (p.getStatus().getLiveConnections() != null) {
-                mostLive = Math.max(mostLive, p.getStatus().getLiveConnections());
-            }
-            for (Condition c : p.getStatus().getConditions()) {
-                if (("Oversubscribed".equals(c.getType()) && "True".equals(c.getStatus()))
-                        || ("Ready".equals(c.getType()) && "False".equals(c.getStatus()))) {
-                    alarms.add(c.getType() + "=" + c.getStatus() + " " + c.getReason() + ": " + c.getMessage()
-                            + " (liveConnections " + p.getStatus().getLiveConnections() + ")");
-                }
-            }
-        }
-
-        synchronized List<String> alarms() { return List.copyOf(alarms); }
-
-        synchronized long mostLive() { return mostLive; }
-
-        @Override
-        public void onClose(WatcherException cause) {}
     }
 
     private void restart(int i) {

@@ -87,6 +87,43 @@ class PolicyPassProblemsTest {
     }
 
     @Test
+    void aDeclaredOverBudgetMomentIsReportedOnlyOnceItOutlastsTheGrace() {
+        Deployment web = web(4);
+        web.getStatus().setReplicas(3);
+        web.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(new Owner("db").sizeAnnotation(), "4"));
+        var view = new ClusterView(List.of(web), List.of(), List.of(),
+                List.of(pod("web-1", 6, false), pod("web-0", 6, true)), List.of());
+        var clock = new java.util.concurrent.atomic.AtomicReference<>(NOW);
+        var aggregator = new StatusAggregator(new Clock() {
+            @Override public java.time.ZoneId getZone() { return ZoneOffset.UTC; }
+            @Override public Clock withZone(java.time.ZoneId zone) { return this; }
+            @Override public Instant instant() { return clock.get(); }
+        }, Duration.ofSeconds(15));
+        var p = policy("db", SPEC);
+        var first = aggregator.status(p, run(p, view));
+        assertThat(condition(first, "Oversubscribed")).startsWith("False/WithinBudget: 16 of 16 connections allocated; "
+                + "the pods hold 22 now by their specs, more than the budget since 2026-01-01T10:00:00Z (reported if it "
+                + "lasts 15 s");
+        assertThat(condition(first, "Ready")).startsWith("True/Reconciled");
+        assertThat(aggregator.recheck(p)).isEqualTo(Duration.ofSeconds(15));
+
+        clock.set(NOW.plusSeconds(15));
+        var lasting = aggregator.status(p, run(p, view), first.getConditions());
+        assertThat(condition(lasting, "Oversubscribed")).startsWith("True/LiveOverBudget: the pods hold 22 of 16");
+        assertThat(aggregator.recheck(p)).isNull();
+
+        // gone below, then above again: a new moment waits out the grace again
+        clock.set(NOW.plusSeconds(20));
+        var within = new ClusterView(List.of(web(4)), List.of(), List.of(), List.of(pod("web-1", 4, false),
+                pod("web-2", 4, false)), List.of());
+        var below = aggregator.status(p, run(p, within), lasting.getConditions());
+        assertThat(condition(below, "Oversubscribed")).startsWith("False/WithinBudget");
+        clock.set(NOW.plusSeconds(21));
+        assertThat(condition(aggregator.status(p, run(p, view), below.getConditions()), "Oversubscribed"))
+                .startsWith("False/WithinBudget");
+    }
+
+    @Test
     void aPodThatBeganTerminatingBeforeTheStatusCaughtUpIsCountedOnce() {
         // a rollout step: web-2 (the surge pod) is Ready, so web-0 began terminating; the Deployment's status still
         // counts 3 replicas, web-0 among them. The pods hold 4 + 4 + 4 = 12, not 12 + the app's default 10 for a
