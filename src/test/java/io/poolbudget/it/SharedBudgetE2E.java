@@ -47,14 +47,16 @@ class SharedBudgetE2E extends OperatorTestBase {
 
     /**
      * Settled at the size README's rules give for what happened: the policy's share over the peak pods its status
-     * shows (4 replicas + 1 surge + the old pods seen terminating at once, at least 1), at least 1. {@code planned}
+     * shows (4 replicas + 1 surge + the old pods seen terminating at once, at least 1), at least 1, once the policy
+     * plans with {@code share}. {@code planned}
      * is the size when no more than one old pod terminated at a time; another is printed, not failed. Four real pods
      * roll one by one (10 s or more a step on 2 cores): minutes, not the usual 90 s.
      */
-    private int awaitSized(String app, int planned) {
+    private int awaitSized(String app, long share, int planned) {
         var p = awaitPolicy("db", q -> {
             var t = target(q, app);
-            return t != null && "Applied".equals(t.getState()) && t.getPoolSize() != null
+            return t != null && q.getStatus().getBudget() != null && q.getStatus().getBudget().getConnections() == share
+                    && "Applied".equals(t.getState()) && t.getPoolSize() != null
                     && t.getPoolSize().equals(t.getAppliedPoolSize()) && t.getPeakPods() != null
                     && t.getPoolSize() == Math.max(1, q.getStatus().getBudget().getConnections() / t.getPeakPods());
         }, 240);
@@ -76,8 +78,8 @@ class SharedBudgetE2E extends OperatorTestBase {
         applyBudget(nsA, 5, nsB, 1);
         startApp("a", 5);
         in(nsB, () -> startApp("b", 0));
-        int a = awaitSized("a", 5);
-        int b = from(nsB, () -> awaitSized("b", 1));
+        int a = awaitSized("a", 30, 5);
+        int b = from(nsB, () -> awaitSized("b", 6, 1));
         var apps = Set.of(RealApps.appName(nsA, "a"), RealApps.appName(nsB, "b"));
         try (var settle = ConnectionSampler.start(apps)) {
             Awaitility.await("PostgreSQL counting 4 × " + a + " + 4 × " + b).atMost(90, TimeUnit.SECONDS)
@@ -86,8 +88,8 @@ class SharedBudgetE2E extends OperatorTestBase {
 
         try (var sampler = ConnectionSampler.start(apps)) {
             applyBudget(nsA, 1, nsB, 5);   // -> 6 and 30: a shrinks to 1 first, then b grows to 5
-            int aAfter = awaitSized("a", 1);
-            int bAfter = from(nsB, () -> awaitSized("b", 5));
+            int aAfter = awaitSized("a", 6, 1);
+            int bAfter = from(nsB, () -> awaitSized("b", 30, 5));
             Awaitility.await("PostgreSQL counting 4 × " + aAfter + " + 4 × " + bAfter).atMost(90, TimeUnit.SECONDS)
                     .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> sampler.now() == 4 * aAfter + 4 * bAfter);
             sampler.assertWithin("two namespaces trade a shared budget", 36);
