@@ -133,7 +133,7 @@ public final class CalibrateCommand {
         out.printf(Locale.ROOT, "%nknee: %d connections, %.0f TPS (%.0f %% of the best, %.0f TPS at %d), p99 %.2f ms%n",
                 knee.connections(), knee.tps(), 100 * knee.tps() / best.tps(), best.tps(), best.connections(),
                 knee.p99Millis());
-        out.printf("put in the PoolPolicy:  database: {budget: %d}%s%n", knee.connections(), cores == null ? ""
+        out.printf("put in the PoolPolicy:  database: %s%s%n", databaseSnippet(knee.connections()), cores == null ? ""
                 : String.format(Locale.ROOT, "   or  {cores: %d, connectionsPerCore: %d}", cores,
                 Math.max(1, Math.round((float) knee.connections() / cores))));
         if (plot != null) {
@@ -179,5 +179,10 @@ public final class CalibrateCommand {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(name + " must be a whole number from 1 to 100000, not '" + value + "'");
         }
+    }
+
+    /** The database section calibrate prints for a knee: it applies as is (cores is optional beside a budget). */
+    public static String databaseSnippet(int connections) {
+        return "{budget: " + connections + "}";
     }
 }

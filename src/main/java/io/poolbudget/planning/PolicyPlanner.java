@@ -146,8 +146,10 @@ public final class PolicyPlanner {
         if (db == null) {
             throw new InvalidPolicyException(field, "is required: give at least " + field + ".cores");
         }
-        if (db.getCores() == null) {
-            throw new InvalidPolicyException(field + ".cores", "is required: the database server's CPU cores");
+        if (db.getCores() == null && db.getBudget() == null) {
+            // the CRD's CEL rule, for the plan command
+            throw new InvalidPolicyException(field + ".cores", "is required unless " + field + ".budget is given: the "
+                    + "database server's CPU cores, or an explicit budget of connections");
         }
         try {
             return new DatabaseInput(db.getCores(), orDefault(db.getEffectiveSpindles(), 0),

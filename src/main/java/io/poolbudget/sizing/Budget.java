@@ -25,12 +25,12 @@ public record Budget(long connections, Term term, String explanation) {
     }
 
     private static Budget ofOneInstance(DatabaseInput db) {
-        long formula = (long) db.cores() * db.connectionsPerCore() + db.effectiveSpindles();
+        long formula = db.cores() == null ? 0 : (long) db.cores() * db.connectionsPerCore() + db.effectiveSpindles();
         String formulaText = "cores " + db.cores() + " × " + db.connectionsPerCore() + " per core + "
                 + db.effectiveSpindles() + " effective spindles = " + formula;
         long base = db.budget() != null ? db.budget() : formula;
-        String baseText = db.budget() != null ? "explicit budget " + db.budget() + " (instead of " + formulaText + ")"
-                : formulaText;
+        String baseText = db.budget() == null ? formulaText : db.cores() == null ? "explicit budget " + db.budget()
+                : "explicit budget " + db.budget() + " (instead of " + formulaText + ")";
         Term baseTerm = db.budget() != null ? Term.EXPLICIT : Term.FORMULA;
         if (db.maxConnections() == null) {
             return new Budget(base, baseTerm, "budget " + base + " = " + baseText + "; no maxConnections cap");

@@ -6,18 +6,25 @@ package io.poolbudget.sizing;
  * replicas behind a reader endpoint) multiply the budget. Field names are the PoolPolicy's, so errors
  * name what the user wrote.
  */
-public record DatabaseInput(int cores, int effectiveSpindles, int connectionsPerCore, Integer maxConnections,
+public record DatabaseInput(Integer cores, int effectiveSpindles, int connectionsPerCore, Integer maxConnections,
                             int reservedConnections, Integer budget, int instances) {
-    public DatabaseInput(int cores, int effectiveSpindles, int connectionsPerCore, Integer maxConnections,
+    public DatabaseInput(Integer cores, int effectiveSpindles, int connectionsPerCore, Integer maxConnections,
                          int reservedConnections, Integer budget) {
         this(cores, effectiveSpindles, connectionsPerCore, maxConnections, reservedConnections, budget, 1);
     }
 
+    /** {@code cores} may be null only where an explicit {@code budget} is given: the formula is not needed then. */
     public DatabaseInput {
         Check.atLeast("database.instances", instances, 1);
         Check.atMost("database.instances", instances, Limits.INSTANCES);
-        Check.atLeast("database.cores", cores, 1);
-        Check.atMost("database.cores", cores, Limits.CORES);
+        if (cores == null && budget == null) {
+            throw new InvalidInputException("database.cores", "is required unless database.budget is given: the "
+                    + "database server's CPU cores, or an explicit budget of connections");
+        }
+        if (cores != null) {
+            Check.atLeast("database.cores", cores, 1);
+            Check.atMost("database.cores", cores, Limits.CORES);
+        }
         Check.atMost("database.connectionsPerCore", connectionsPerCore, Limits.CONNECTIONS_PER_CORE);
         Check.atMost("database.effectiveSpindles", effectiveSpindles, Limits.SPINDLES);
         Check.atLeast("database.effectiveSpindles", effectiveSpindles, 0);

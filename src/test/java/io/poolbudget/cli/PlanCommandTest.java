@@ -62,6 +62,15 @@ class PlanCommandTest {
                 + database + "\n  injection: {preset: hikari-env}\n  targets:\n" + targets;
     }
 
+    /** Issue 21, item 7: what calibrate prints plans as it is, without cores. */
+    @Test
+    void theDatabaseSectionCalibratePrintsPlans() throws IOException {
+        Path p = file("p.yaml", policy(CalibrateCommand.databaseSnippet(40), "    - {name: api}\n    - {name: worker}\n"));
+        Run run = plan("", "-f", p.toString(), "-f", file("w.yaml", WORKLOADS).toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("budget 40 = explicit budget 40; no maxConnections cap");
+    }
+
     @Test
     void aPlanThatFitsExitsZeroAndShowsEveryNumber() throws IOException {
         // api: HPA max 8 + 1 surge + 1 terminating = 10 peak pods; worker: Recreate, 2.
@@ -151,6 +160,7 @@ class PlanCommandTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             zero cores             | {cores: 0}                                | - {name: api}                          | p.yaml, document 1 (PoolPolicy db): spec.database.cores must be at least 1, got 0
+            neither cores nor budget | {effectiveSpindles: 2}                  | - {name: api}                          | p.yaml, document 1 (PoolPolicy db): spec.database.cores is required unless spec.database.budget is given
             reserved at max        | {cores: 2, maxConnections: 10, reservedConnections: 10} | - {name: api}            | spec.database.reservedConnections must be below database.maxConnections
             misspelt field         | {corse: 2}                                | - {name: api}                          | p.yaml, document 1 (PoolPolicy db): spec.database.corse is not a field of PoolPolicy
             wrong type             | {cores: four}                             | - {name: api}                          | spec.database.cores has the wrong type

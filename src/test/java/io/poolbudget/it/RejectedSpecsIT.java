@@ -41,6 +41,7 @@ class RejectedSpecsIT {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             zero cores                 | ok   | {cores: 0}                                 | {preset: hikari-env} | [{name: a}]                            | spec.database.cores: Invalid value: 0: spec.database.cores in body should be greater than or equal to 1
+            neither cores nor budget   | ok   | {effectiveSpindles: 2}                     | {preset: hikari-env} | [{name: a}]                            | database.cores is required unless database.budget is given
             negative spindles          | ok   | {cores: 2, effectiveSpindles: -1}          | {preset: hikari-env} | [{name: a}]                            | spec.database.effectiveSpindles
             reserved at maxConnections | ok   | {cores: 2, maxConnections: 10, reservedConnections: 10} | {preset: hikari-env} | [{name: a}]  | database.reservedConnections must be below database.maxConnections
             no database                | ok   |                                            | {preset: hikari-env} | [{name: a}]                            | set exactly one of spec.database (a database of this policy's own) or spec.databaseRef
@@ -80,6 +81,17 @@ class RejectedSpecsIT {
         assertThat(rejected).as(title + " was accepted").isNotNull();
         assertThat(rejected.getCode()).isEqualTo(422);
         assertThat(rejected.getStatus().getMessage()).contains(message);
+    }
+
+    /** Issue 21, item 7: the database section calibrate prints is accepted as it is. */
+    @Test
+    void theSnippetCalibratePrintsApplies() {
+        String yaml = "apiVersion: poolbudget.io/v1alpha1\nkind: PoolPolicy\nmetadata: {name: calibrated}\nspec:\n"
+                + "  database: " + io.poolbudget.cli.CalibrateCommand.databaseSnippet(2) + "\n"
+                + "  injection: {preset: hikari-env}\n  targets: [{name: a}]\n";
+        var created = client.genericKubernetesResources("poolbudget.io/v1alpha1", "PoolPolicy").inNamespace(ns)
+                .resource(Serialization.unmarshal(yaml, GenericKubernetesResource.class)).create();
+        assertThat(created.getMetadata().getName()).isEqualTo("calibrated");
     }
 
     @Test

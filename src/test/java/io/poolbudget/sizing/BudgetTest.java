@@ -67,4 +67,15 @@ class BudgetTest {
         assertThatThrownBy(() -> new DatabaseInput(4, 0, 2, 10, 10, null))
                 .hasMessageStartingWith("database.reservedConnections must be below database.maxConnections (10 >= 10)");
     }
+
+    @Test
+    void anExplicitBudgetNeedsNoCores() {
+        var budget = Budget.of(new DatabaseInput(null, 0, 2, 100, 10, 2));
+        assertThat(budget.connections()).isEqualTo(2);
+        assertThat(budget.explanation()).isEqualTo("budget 2 = explicit budget 2 (within maxConnections 100 − 10 "
+                + "reserved = 90)");
+        assertThatThrownBy(() -> new DatabaseInput(null, 0, 2, null, 0, null))
+                .hasMessage("database.cores is required unless database.budget is given: the database server's CPU "
+                        + "cores, or an explicit budget of connections");
+    }
 }

@@ -4,23 +4,25 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
-import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.poolbudget.sizing.Limits;
 
 @ValidationRule(value = "!has(self.maxConnections) || self.reservedConnections < self.maxConnections",
         message = "database.reservedConnections must be below database.maxConnections: lower reservedConnections or raise maxConnections")
+@ValidationRule(value = "has(self.cores) || has(self.budget)",
+        message = "database.cores is required unless database.budget is given: the database server's CPU cores, or an "
+                + "explicit budget of connections")
 public class DatabaseSpec {
 
     @Size(max = Limits.NAME_LENGTH)
     @JsonPropertyDescription("A display name for the database (shown by kubectl get and the dashboard).")
     private String name;
 
-    @Required
     @Min(1)
     @Max(Limits.CORES)
-    @JsonPropertyDescription("CPU cores of the database server. The database runs about this many queries at once.")
+    @JsonPropertyDescription("CPU cores of the database server. The database runs about this many queries at once. "
+            + "Required unless budget is given.")
     private Integer cores;
 
     @Min(0)
