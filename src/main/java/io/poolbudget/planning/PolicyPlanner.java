@@ -66,6 +66,16 @@ public final class PolicyPlanner {
             throw new InvalidPolicyException("spec.injection", "is required unless spec.dryRun is true: name a preset "
                     + "or the env variables");
         }
+        var injection = policy.getSpec().getInjection();
+        for (String[] env : injection == null ? new String[0][] : new String[][] {
+                {"spec.injection.maxPoolSizeEnv", injection.getMaxPoolSizeEnv()},
+                {"spec.injection.minIdleEnv", injection.getMinIdleEnv()}}) {
+            String refused = io.poolbudget.api.v1alpha1.EnvNames.refused(env[0], env[1]);
+            if (refused != null) {
+                // the CRD's CEL rule, for the plan command (and objects stored before the rule)
+                throw new InvalidPolicyException(env[0], refused.substring(env[0].length() + 1));
+            }
+        }
         if ((policy.getSpec().getDatabase() == null) == (policy.getSpec().getDatabaseRef() == null)) {
             // the CRD's CEL rule, for the plan command
             throw new InvalidPolicyException("spec", "must set exactly one of spec.database (a database of this "

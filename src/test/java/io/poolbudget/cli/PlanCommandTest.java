@@ -62,6 +62,19 @@ class PlanCommandTest {
                 + database + "\n  injection: {preset: hikari-env}\n  targets:\n" + targets;
     }
 
+    /** Issue 21, item 1: plan refuses what the CRD refuses, from the same list (EnvNames). */
+    @Test
+    void aVariableThatChangesHowAProcessStartsIsRefused() throws IOException {
+        for (String injection : new String[] {"{maxPoolSizeEnv: JAVA_TOOL_OPTIONS}", "{maxPoolSizeEnv: POOL, minIdleEnv: LD_PRELOAD}"}) {
+            Path p = file("p.yaml", policy("{cores: 2}", "    - {name: api}\n").replace("{preset: hikari-env}", injection));
+            Run run = plan(WORKLOADS, "-f", p.toString(), "-f", "-");
+            assertThat(run.exit()).as(run.out()).isEqualTo(PlanCommand.BAD_INPUT);
+            assertThat(run.err()).contains("p.yaml, document 1 (PoolPolicy db): spec.injection."
+                    + (injection.contains("LD_") ? "minIdleEnv" : "maxPoolSizeEnv")
+                    + " names a variable that changes how a process starts or loads code");
+        }
+    }
+
     /** Issue 21, item 7: what calibrate prints plans as it is, without cores. */
     @Test
     void theDatabaseSectionCalibratePrintsPlans() throws IOException {

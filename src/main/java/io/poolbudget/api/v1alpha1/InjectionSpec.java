@@ -18,6 +18,10 @@ import java.util.List;
         message = "injection.containers names a container longer than 63 characters, which no pod can have")
 @ValidationRule(value = "!has(self.minIdleEnv) || has(self.maxPoolSizeEnv)",
         message = "injection.minIdleEnv goes with injection.maxPoolSizeEnv; a preset names both variables")
+@ValidationRule(value = "!has(self.maxPoolSizeEnv) || !(self.maxPoolSizeEnv " + EnvNames.RULE_PREFIX
+        + "maxPoolSizeEnv.startsWith(p))", message = "injection.maxPoolSizeEnv" + EnvNames.MESSAGE_TAIL)
+@ValidationRule(value = "!has(self.minIdleEnv) || !(self.minIdleEnv " + EnvNames.RULE_PREFIX
+        + "minIdleEnv.startsWith(p))", message = "injection.minIdleEnv" + EnvNames.MESSAGE_TAIL)
 public class InjectionSpec {
 
     @JsonPropertyDescription("Environment variable names of a framework: spring-boot-hikari "
