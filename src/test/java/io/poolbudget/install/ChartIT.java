@@ -122,6 +122,39 @@ class ChartIT {
         });
     }
 
+    /** Issue 21, item 3: under Prometheus Operator the series keep the namespace of the policy they describe. */
+    @Test
+    void theServiceMonitorHonoursTheSeriesOwnNamespaceLabel() {
+        var monitor = ChartTools.render("ops", "metrics.serviceMonitor.enabled=true").stream()
+                .filter(d -> d.path("kind").asText().equals("ServiceMonitor")).findFirst().orElseThrow();
+        assertThat(monitor.path("spec").path("endpoints")).singleElement()
+                .satisfies(e -> assertThat(e.path("honorLabels").asBoolean()).isTrue());
+    }
+
+    /** Issue 21, items 1 and 6: editors get PoolPolicies through the built-in roles; the port is fenced by default. */
+    @Test
+    void editorsGetPoolPoliciesAndTheOperatorsPortIsFenced() {
+        var docs = ChartTools.render("ops");
+        var aggregated = docs.stream().filter(d -> d.path("kind").asText().equals("ClusterRole")
+                && d.path("metadata").path("labels").toString().contains("aggregate-to-")).toList();
+        assertThat(aggregated).extracting(d -> d.path("metadata").path("labels").toString())
+                .anySatisfy(l -> assertThat(l).contains("\"rbac.authorization.k8s.io/aggregate-to-edit\":\"true\"",
+                        "\"rbac.authorization.k8s.io/aggregate-to-admin\":\"true\""))
+                .anySatisfy(l -> assertThat(l).contains("\"rbac.authorization.k8s.io/aggregate-to-view\":\"true\""));
+        assertThat(aggregated).allSatisfy(d -> assertThat(d.path("rules").toString()).contains("poolpolicies")
+                .doesNotContain("databasebudgets").doesNotContain("deployments"));
+        assertThat(ChartTools.render("ops", "rbac.aggregateToEditView=false"))
+                .noneMatch(d -> d.path("metadata").path("labels").toString().contains("aggregate-to-"));
+
+        var policy = docs.stream().filter(d -> d.path("kind").asText().equals("NetworkPolicy")).findFirst().orElseThrow();
+        assertThat(policy.path("spec").path("policyTypes").toString()).isEqualTo("[\"Ingress\"]");
+        assertThat(policy.path("spec").path("ingress").get(0).path("from").toString())
+                .isEqualTo("[{\"podSelector\":{}},{\"namespaceSelector\":{\"matchLabels\":"
+                        + "{\"kubernetes.io/metadata.name\":\"monitoring\"}}}]");
+        assertThat(ChartTools.render("ops", "networkPolicy.enabled=false"))
+                .noneMatch(d -> d.path("kind").asText().equals("NetworkPolicy"));
+    }
+
     @Test
     void theDashboardsEventRulesComeAndGoWithIt() {
         for (boolean on : new boolean[] {true, false}) {
