@@ -25,7 +25,7 @@ for i in $(seq -f "%04g" 0 $((N - 1))); do
 done >> "$gen"
 port=18090
 POOLBUDGET_HTTP_PORT=$port POOLBUDGET_STABILIZATION_WINDOW=0s \
-  java -Xmx512m -jar target/quarkus-app/quarkus-run.jar > build/bench-dashboard-operator.log 2>&1 &
+  java -Xmx512m -jar target/quarkus-app/quarkus-run.jar operator > build/bench-dashboard-operator.log 2>&1 &
 op=$!
 trap 'kill $op 2>/dev/null; for ns in $(seq 0 9); do kubectl delete ns bench-dash-$ns --wait=false >/dev/null 2>&1; done; rm -f "$gen"' EXIT
 until curl -sf "localhost:$port/q/health/ready" >/dev/null; do sleep 0.5; done

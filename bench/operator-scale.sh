@@ -67,7 +67,7 @@ log=build/bench-operator-scale.log
 start_operator() {
   ( echo $BASHPID > "$cg/cgroup.procs"
     # MALLOC_ARENA_MAX as the image sets it (quarkus.jib.environment-variables)
-    MALLOC_ARENA_MAX=2 POOLBUDGET_HTTP_PORT=$port POOLBUDGET_STABILIZATION_WINDOW=0s exec java $JVM_FLAGS -jar target/quarkus-app/quarkus-run.jar ) >> "$log" 2>&1 &
+    MALLOC_ARENA_MAX=2 POOLBUDGET_HTTP_PORT=$port POOLBUDGET_STABILIZATION_WINDOW=0s exec java $JVM_FLAGS -jar target/quarkus-app/quarkus-run.jar operator ) >> "$log" 2>&1 &
   op=$!
 }
 : > "$log"

@@ -39,7 +39,7 @@ spec:
 YAML
 port=18091
 POOLBUDGET_HTTP_PORT=$port POOLBUDGET_STABILIZATION_WINDOW=0s \
-  java -XX:MaxRAMPercentage=70 -XX:+UseSerialGC -Xmx384m -jar target/quarkus-app/quarkus-run.jar \
+  java -XX:MaxRAMPercentage=70 -XX:+UseSerialGC -Xmx384m -jar target/quarkus-app/quarkus-run.jar operator \
   > build/bench-tenants-operator.log 2>&1 &
 op=$!
 trap '[ -n "${KEEP:-}" ] || { kill $op 2>/dev/null; cleanup_ns; kubectl delete databasebudget bench-tenants --wait=false >/dev/null 2>&1; }; rm -rf "$gen"' EXIT

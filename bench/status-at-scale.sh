@@ -27,7 +27,7 @@ echo "the Deployment controller observed them all after $(( $(date +%s) - t0 )) 
 kubectl apply -f crds/ --server-side >/dev/null
 port=18089
 POOLBUDGET_HTTP_PORT=$port POOLBUDGET_STABILIZATION_WINDOW=0s POOLBUDGET_WATCH_NAMESPACES=$NS \
-  java -Xmx512m -jar target/quarkus-app/quarkus-run.jar > build/bench-scale-operator.log 2>&1 &
+  java -Xmx512m -jar target/quarkus-app/quarkus-run.jar operator > build/bench-scale-operator.log 2>&1 &
 op=$!
 trap '[ -n "${KEEP:-}" ] || { kill $op 2>/dev/null; kubectl delete ns $NS --wait=false >/dev/null 2>&1; }; rm -f "$gen"' EXIT
 until curl -sf "localhost:$port/q/health/ready" >/dev/null; do sleep 0.5; done

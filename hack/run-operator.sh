@@ -15,7 +15,7 @@ fi
 if owner=$(ss -Hltnp "sport = :$HTTP_PORT" 2>/dev/null) && [ -n "$owner" ]; then
   die "port $HTTP_PORT is already in use ($(echo "$owner" | grep -o 'users:.*' || echo 'by another process')). Fix: stop that process, or POOLBUDGET_HTTP_PORT=<free port> $0"
 fi
-POOLBUDGET_HTTP_PORT=$HTTP_PORT nohup java -jar "$ROOT/target/quarkus-app/quarkus-run.jar" >"$DIR/operator.log" 2>&1 &
+POOLBUDGET_HTTP_PORT=$HTTP_PORT nohup java -jar "$ROOT/target/quarkus-app/quarkus-run.jar" operator >"$DIR/operator.log" 2>&1 &
 echo $! > "$DIR/operator.pid"
 for _ in $(seq 1 120); do
   curl -fs "http://localhost:$HTTP_PORT/q/health/ready" >/dev/null 2>&1 && break

@@ -42,7 +42,7 @@ public final class OperatorProcess implements AutoCloseable {
             Path log = logDir.resolve("operator-" + name + "-" + Instant.now().toEpochMilli() + ".log");
             int port = freePort();
             List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar", jar.toString()));
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar", jar.toString(), "operator"));
             var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().put("KUBECONFIG", cluster.kubeconfig().toString());
             builder.environment().put("POOLBUDGET_HTTP_PORT", Integer.toString(port));
