@@ -94,10 +94,14 @@ class NeverSilentIT extends OperatorTestBase {
         var settled = awaitPolicy("db", applied.and(condition("Oversubscribed", "False", "WithinBudget"))
                 .and(condition("Ready", "True", "Reconciled")));
         long held = settled.getStatus().getLiveConnections();
-        awaitEvents(all -> assertThat(events("LiveWithinBudget")).isNotEmpty());
-        assertThat(events("LiveOverBudget")).as("one Warning when it started, not one per pod event").hasSize(1)
+        awaitEvents(all -> assertThat(events("LiveWithinBudget")).isNotEmpty().hasSameSizeAs(events("LiveOverBudget")));
+        // One Warning when it started, not one per pod event. On a loaded machine the pods may truly dip under the
+        // budget and rise again within the rollout (an old pod gone before the next new one exists: 10 + 4, then
+        // 10 + 4 + 4): each such episode is reported once, so at most one per old pod, and each one ends.
+        var warnings = events("LiveOverBudget");
+        assertThat(warnings).as("one Warning per episode over the budget, not one per pod event").hasSizeBetween(1, 2)
                 .allSatisfy(e -> assertThat(e.getType()).isEqualTo("Warning"));
-        assertThat(events("LiveWithinBudget")).hasSize(1).allSatisfy(e -> assertThat(e.getMessage())
+        assertThat(events("LiveWithinBudget")).hasSameSizeAs(warnings).allSatisfy(e -> assertThat(e.getMessage())
                 .matches("the pods hold (\\d|1[0-6]) of 16 connections now: within the budget again"));
         assertThat(held).isIn(6L, 8L);
     }
