@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** helm and kubernetes-validate from hack/tools/build.sh (pinned, cached), and the chart's renders. */
+/** helm, promtool and kubernetes-validate from hack/tools/build.sh (pinned, cached), and the chart's renders. */
 public final class ChartTools {
     public static final Path CHART = Path.of("charts/poolbudget");
     private static Path bin;
@@ -38,6 +38,14 @@ public final class ChartTools {
         cmd.add(bin().resolve("helm").toString());
         cmd.addAll(List.of(args));
         return run(cmd);
+    }
+
+    /** promtool, run in {@code dir} (a test file names its rule files relative to itself). */
+    public static Result promtool(Path dir, String... args) {
+        var cmd = new ArrayList<String>();
+        cmd.add(bin().resolve("promtool").toString());
+        cmd.addAll(List.of(args));
+        return run(cmd, dir);
     }
 
     public static Result validate(Path file) {
@@ -75,12 +83,16 @@ public final class ChartTools {
     }
 
     public static Result run(List<String> cmd) {
+        return run(cmd, null);
+    }
+
+    public static Result run(List<String> cmd, Path dir) {
         try {
-            var p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            var p = new ProcessBuilder(cmd).directory(dir == null ? null : dir.toFile()).redirectErrorStream(true).start();
             var out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(10, TimeUnit.MINUTES)) {
+            if (!p.waitFor(30, TimeUnit.MINUTES)) {
                 p.destroyForcibly();
-                throw new IllegalStateException(cmd + " did not finish in 10 minutes");
+                throw new IllegalStateException(cmd + " did not finish in 30 minutes");
             }
             return new Result(p.exitValue(), out);
         } catch (IOException e) {
