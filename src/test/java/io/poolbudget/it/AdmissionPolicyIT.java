@@ -6,13 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.poolbudget.install.ChartTools;
@@ -50,10 +44,7 @@ class AdmissionPolicyIT {
         assertThat(installed).extracting(HasMetadata::getKind)
                 .containsExactly("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding");
         ns = ClusterFixture.createNamespace(admin, "it-admission");
-        admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata().withName("tenant")
-                .endMetadata().build()).create();
-        grant("poolpolicies-only", new PolicyRuleBuilder().withApiGroups("poolbudget.io").withResources("poolpolicies")
-                .withVerbs("create", "get", "update", "patch").build());
+        Tenant.create(admin, ns);
     }
 
     @AfterAll
@@ -62,21 +53,6 @@ class AdmissionPolicyIT {
         if (ns != null) {
             ClusterFixture.deleteNamespaces(admin, List.of(ns));
         }
-    }
-
-    private static void grant(String name, io.fabric8.kubernetes.api.model.rbac.PolicyRule rule) {
-        admin.rbac().roles().inNamespace(ns).resource(new RoleBuilder().withNewMetadata().withName(name).endMetadata()
-                .withRules(rule).build()).create();
-        admin.rbac().roleBindings().inNamespace(ns).resource(new RoleBindingBuilder().withNewMetadata().withName(name)
-                .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", name).addNewSubject()
-                .withKind("ServiceAccount").withName("tenant").withNamespace(ns).endSubject().build()).create();
-    }
-
-    private static KubernetesClient tenant() {
-        return new KubernetesClientBuilder().withConfig(new ConfigBuilder(admin.getConfiguration())
-                .withImpersonateUsername("system:serviceaccount:" + ns + ":tenant")
-                .withImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated")
-                .build()).build();
     }
 
     private static GenericKubernetesResource policy(String name, String extra) {
@@ -99,16 +75,14 @@ class AdmissionPolicyIT {
     @Test
     @SuppressWarnings("unchecked")
     void onlyWhoMayPatchTheTargetsMayMakeThePolicyWriteThem() {
-        try (var tenant = tenant()) {
+        try (var tenant = Tenant.client(admin, ns)) {
             // a freshly created policy takes a moment to be enforced: wait for the first refusal
             Awaitility.await("the admission policy enforced").atMost(30, TimeUnit.SECONDS).until(() ->
                     refused(tenant, policy("writes", "")) != null);
             var e = refused(tenant, policy("writes", ""));
             System.out.println("AdmissionPolicyIT: " + e.getStatus().getMessage());
             assertThat(e.getCode()).isEqualTo(403);
-            assertThat(e.getStatus().getMessage()).contains("a PoolPolicy that writes makes the operator patch its "
-                    + "targets, and system:serviceaccount:" + ns + ":tenant may not patch apps/deployments in namespace "
-                    + ns + ": ask for that permission, or set spec.dryRun: true");
+            assertThat(e.getStatus().getMessage()).contains(Tenant.refusal(ns, "deployments"));
             assertThat(tenant.resource(policy("preview", "dryRun")).inNamespace(ns).create().getMetadata().getName())
                     .as("a dry run writes nothing").isEqualTo("preview");
             var preview = tenant.genericKubernetesResources("poolbudget.io/v1alpha1", "PoolPolicy").inNamespace(ns)
@@ -122,8 +96,7 @@ class AdmissionPolicyIT {
                 return p;
             })).getCode()).as("turning the dry run off makes it write: refused too").isEqualTo(403);
 
-            grant("patch-deployments", new PolicyRuleBuilder().withApiGroups("apps").withResources("deployments")
-                    .withVerbs("patch").build());
+            Tenant.grantPatch(admin, ns, "deployments");
             Awaitility.await("the new right seen").atMost(30, TimeUnit.SECONDS).ignoreExceptions().until(() ->
                     tenant.resource(policy("writes", "")).inNamespace(ns).create() != null);
             assertThat(refused(tenant, policy("both", "StatefulSet")).getStatus().getMessage())

@@ -148,8 +148,46 @@ class InstallE2E extends OperatorTestBase {
                 && p.getStatus().getTargets().stream().allMatch(t -> "Applied".equals(t.getState())));
     }
 
+    /**
+     * Issue 21, item 1, with the chart installed: its ValidatingAdmissionPolicy refuses a writing PoolPolicy from a
+     * ServiceAccount that may manage PoolPolicies but not patch Deployments, naming the missing right, and admits it
+     * once the account may patch Deployments itself.
+     */
     @Test
     @Order(2)
+    void aTenantMayOnlyMakeThePolicyWriteWhatItMayPatchItself() {
+        Tenant.create(client, ns);
+        var policy = """
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: tenant-db}
+                spec:
+                  database: {budget: 4}
+                  injection: {preset: hikari-env}
+                  targets: [{name: no-such-app}]
+                """;
+        try (var tenant = Tenant.client(client, ns)) {
+            var load = (java.util.function.Supplier<io.poolbudget.api.v1alpha1.PoolPolicy>) () -> tenant.resources(
+                    io.poolbudget.api.v1alpha1.PoolPolicy.class).load(new java.io.ByteArrayInputStream(
+                    policy.getBytes(java.nio.charset.StandardCharsets.UTF_8))).item();
+            var refused = org.assertj.core.api.Assertions.catchThrowableOfType(
+                    io.fabric8.kubernetes.client.KubernetesClientException.class,
+                    () -> tenant.resource(load.get()).inNamespace(ns).create());
+            assertThat(refused).as("refused by the chart's admission policy").isNotNull();
+            System.out.println("E2E admission: " + refused.getStatus().getMessage());
+            assertThat(refused.getCode()).isEqualTo(403);
+            assertThat(refused.getStatus().getMessage()).contains(Tenant.refusal(ns, "deployments"));
+
+            Tenant.grantPatch(client, ns, "deployments");
+            Awaitility.await("admitted once the tenant may patch Deployments").atMost(30, TimeUnit.SECONDS)
+                    .ignoreExceptions().until(() -> tenant.resource(load.get()).inNamespace(ns).create() != null);
+        } finally {
+            client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("tenant-db").delete();
+        }
+    }
+
+    @Test
+    @Order(3)
     void theStandbyTakesOverWithin15sOfTheLeadersPodBeingKilled() {
         helm("upgrade", "replicaCount=2");
         Awaitility.await("two operator pods Ready, one holding the lease").atMost(120, TimeUnit.SECONDS)
@@ -175,7 +213,7 @@ class InstallE2E extends OperatorTestBase {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void anUpgradeRollsTheOperatorWithoutTouchingTheApps() {
         long generation = deployment("api").getMetadata().getGeneration();
         var before = new TreeSet<>(install.pods().stream().map(p -> p.getMetadata().getName()).toList());
@@ -190,7 +228,7 @@ class InstallE2E extends OperatorTestBase {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void uninstallLeavesTheAppsAndApplyKInstallsItAgain() {
         uninstalling = Instant.now();
         install.helm("uninstall", "poolbudget", "-n", Installation.NAMESPACE, "--wait", "--timeout", "120s");
@@ -226,7 +264,7 @@ class InstallE2E extends OperatorTestBase {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void theChartGrantsExactlyWhatTheOperatorCalled() {
         var audit = RbacAudit.read(uninstalling, reinstalled);
         System.out.println("E2E RBAC: the operator called " + audit.used());
