@@ -4,10 +4,12 @@
 #
 #   hack/e2e.sh up     after hack/cluster/up.sh --for-tests
 #   hack/e2e.sh down   before hack/cluster/down.sh --for-tests (which would stop the node anyway)
+#   hack/e2e.sh check-host   after both: fails if the teardown touched the host sentinel (host-sentinel.sh)
 set -euo pipefail
 source "$(dirname "$0")/cluster/lib.sh"
 case "${1:-}" in
   up)
+    "$ROOT/hack/cluster/host-sentinel.sh" plant
     "$ROOT/hack/images/app-image.sh"
     "$ROOT/hack/images/operator-image.sh"
     "$ROOT/hack/cluster/node.sh" up --for-tests
@@ -17,5 +19,8 @@ case "${1:-}" in
     "$ROOT/hack/postgres.sh" down --for-tests
     "$ROOT/hack/cluster/node.sh" down --for-tests
     ;;
-  *) die "usage: hack/e2e.sh up|down" ;;
+  check-host)
+    "$ROOT/hack/cluster/host-sentinel.sh" check
+    ;;
+  *) die "usage: hack/e2e.sh up|down|check-host" ;;
 esac

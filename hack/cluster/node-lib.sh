@@ -7,14 +7,58 @@ BRIDGE=pb0
 SOCK="$NODE_DIR/containerd/containerd.sock"
 IMAGES_DIR="$BUILD_AREA/images"
 NODE_PORTS=(10250 10248 10249 10256)
-# Paths the kubelet, containerd and CNI use whatever they are told; cleaned on teardown.
-FIXED_PATHS=(/run/containerd /var/lib/cni/results /var/lib/kubelet/device-plugins /var/log/containers)
+# Paths the kubelet, containerd and CNI use whatever they are told. Teardown removes only those that
+# did not exist before the node started (recorded in $NODE_DIR/host-paths-before), and from a
+# /var/log/containers that did, only the links into this node's pod logs.
+FIXED_PATHS=(/run/containerd /var/lib/cni/results /var/lib/kubelet/device-plugins /var/log/containers /var/lib/kubelet /var/lib/cni)
+# The pods' cgroups live under a parent of this node's own (kubelet cgroupRoot), never under the
+# /kubepods another kubelet (kind, k3s, a kubeadm node) uses: teardown kills and removes only these.
+CGROUP_PARENT=poolbudget
 DROP_RULE=(FORWARD -s "$POD_CIDR" ! -d "$POD_CIDR" -m comment --comment poolbudget-node-stays-local -j DROP)
 
 node_running() { [ -f "$NODE_DIR/pids/kubelet.pid" ] && kill -0 "$(cat "$NODE_DIR/pids/kubelet.pid")" 2>/dev/null; }
 
+# Processes of another container runtime or kubelet on this host (not this node's own), one a line.
+node_foreign_runtime() {
+  local pid ours
+  ours=" $(cat "$NODE_DIR"/pids/*.pid 2>/dev/null | tr '\n' ' ') "
+  for pid in $(pgrep -x 'kubelet|containerd|dockerd|crio|k3s|k3s-server|k3s-agent|k0s|kube-proxy' 2>/dev/null); do
+    [[ "$ours" == *" $pid "* ]] && continue
+    echo "pid $pid: $(ps -o args= -p "$pid" 2>/dev/null | cut -c1-100)"
+  done
+}
+
+# Every cgroup hierarchy's directory for the pods' parent cgroup.
+node_cgroup_parents() {
+  local d
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    echo "/sys/fs/cgroup/$CGROUP_PARENT"
+  else
+    for d in /sys/fs/cgroup/*/; do
+      [ -L "${d%/}" ] || [ ! -f "$d/cgroup.procs" ] || echo "${d%/}/$CGROUP_PARENT"
+    done
+  fi
+}
+
+# The kubelet requires its cgroupRoot to exist in every hierarchy; a v1 cpuset starts empty, so give it its parent's.
+node_make_cgroup_parent() {
+  local d
+  for d in $(node_cgroup_parents); do
+    mkdir -p "$d"
+    if [ -f "$d/cpuset.cpus" ] && [ -z "$(cat "$d/cpuset.cpus")" ]; then
+      cat "$(dirname "$d")/cpuset.cpus" > "$d/cpuset.cpus"
+      cat "$(dirname "$d")/cpuset.mems" > "$d/cpuset.mems"
+    fi
+  done
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then   # v2: the parent gets the controllers the kubelet needs
+    echo "+cpu +memory +pids +cpuset" > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
+  fi
+}
+
 # Can this machine run containers? Each failure names its cause and fix.
 node_preflight() {
+  local foreign; foreign=$(node_foreign_runtime)
+  [ -z "$foreign" ] || die "another container runtime or kubelet runs on this machine (${foreign//$'\n'/; }). The real node would share its fixed paths (/run/containerd, /var/lib/kubelet, /var/log/containers), its iptables chains (KUBE-*, CNI-*) and ports 10250/10256. Fix: run the real node on a machine or VM of its own (a CI runner, a throwaway VM), or stop that runtime first; the KWOK-only cluster (hack/cluster/up.sh) needs none of this"
   [ "$(id -u)" = 0 ] || die "the real node needs root (it mounts filesystems, makes network namespaces and cgroups). Fix: run as root, or use the KWOK-only cluster (hack/cluster/up.sh)"
   local eff; eff=$((16#$(awk '/^CapEff/ {print $2}' /proc/self/status)))
   (( eff >> 21 & 1 )) || die "this process lacks CAP_SYS_ADMIN, so containers cannot mount their root filesystems. Fix: run in a privileged environment"
@@ -105,6 +149,7 @@ authentication: {anonymous: {enabled: false}, webhook: {enabled: true}, x509: {c
 authorization: {mode: Webhook}
 containerRuntimeEndpoint: unix://$SOCK
 cgroupDriver: cgroupfs
+cgroupRoot: /$CGROUP_PARENT
 failCgroupV1: false
 failSwapOn: false
 resolvConf: $NODE_DIR/resolv.conf
@@ -152,6 +197,9 @@ node_start() {
       die "port $p is taken ($(ss -Hltnp "sport = :$p" | grep -o 'users:.*' || true)); the real node needs 10250, 10248, 10249 and 10256. Fix: stop what holds it (another kubelet?)"
   done
   node_write_configs
+  local path
+  for path in "${FIXED_PATHS[@]}"; do [ ! -e "$path" ] || echo "$path"; done > "$NODE_DIR/host-paths-before"
+  node_make_cgroup_parent
   # The bridge exists before any pod, so PostgreSQL can listen on its gateway address from the start.
   ip link add "$BRIDGE" type bridge 2>/dev/null || true
   ip addr replace "$BRIDGE_IP/${POD_CIDR#*/}" dev "$BRIDGE"
@@ -195,26 +243,49 @@ node_down() {
       ctr --address "$SOCK" -n k8s.io tasks kill -s SIGKILL "$f" >/dev/null 2>&1 || true
     done
   fi
-  for f in $(find /sys/fs/cgroup -path '*kubepods*' -name cgroup.procs 2>/dev/null); do
+  for f in $(find $(node_cgroup_parents) -name cgroup.procs 2>/dev/null); do
     for pid in $(cat "$f" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
   done
   node_stop containerd
   pkill -9 -f "containerd-shim-runc-v2 .*-address $SOCK" 2>/dev/null || true
-  [ -x "$BIN/kube-proxy" ] && "$BIN/kube-proxy" --cleanup >/dev/null 2>&1 || true
-  node_unmount
+  # Chain names (KUBE-*, CNI-*) and network namespaces (cni-*) are shared by every kubelet: with another runtime
+  # running now, leave them to it and remove only what is this node's by path.
+  local foreign; foreign=$(node_foreign_runtime)
+  [ -z "$foreign" ] || log "another runtime runs here (${foreign//$'\n'/; }): leaving KUBE-/CNI- chains and cni- namespaces alone"
+  [ -n "$foreign" ] || [ ! -x "$BIN/kube-proxy" ] || "$BIN/kube-proxy" --cleanup >/dev/null 2>&1 || true
+  node_unmount "$foreign"
   ip link del "$BRIDGE" 2>/dev/null || true
   while iptables -D "${DROP_RULE[@]}" 2>/dev/null; do :; done
-  node_clean_chains
+  [ -n "$foreign" ] || node_clean_chains
   [ -f "$NODE_DIR/ip_forward.orig" ] && cat "$NODE_DIR/ip_forward.orig" > /proc/sys/net/ipv4/ip_forward
-  # cgroups: deepest first; rmdir only removes empty ones.
-  find /sys/fs/cgroup -depth -type d \( -path '*kubepods*' -o -path '*/k8s.io*' \) -exec rmdir {} + 2>/dev/null || true
-  rm -rf "${FIXED_PATHS[@]}"
-  rmdir /var/lib/kubelet/pki /var/lib/kubelet /var/lib/cni 2>/dev/null || true
+  # This node's cgroups: deepest first; rmdir only removes empty ones.
+  find $(node_cgroup_parents) -depth -type d -exec rmdir {} + 2>/dev/null || true
+  node_remove_fixed_paths "$foreign"
   if grep -q " $NODE_DIR" /proc/mounts; then
     die "mounts under $NODE_DIR remain ($(grep -c " $NODE_DIR" /proc/mounts)); not deleting it. Fix: umount them and re-run down"
   fi
   rm -rf --one-file-system "$NODE_DIR"
   log "real node stopped; host cleaned (processes, mounts, bridge $BRIDGE, iptables rules, cgroups)"
+}
+
+# The fixed paths this node created; from those that were there before, only what points into $NODE_DIR.
+node_remove_fixed_paths() { # [FOREIGN]: another runtime runs now, which may use them
+  local path before="$NODE_DIR/host-paths-before"
+  if [ -d /var/log/containers ]; then
+    find /var/log/containers -maxdepth 1 -type l -lname "$NODE_DIR/*" -delete 2>/dev/null || true
+  fi
+  [ -z "${1:-}" ] || return 0
+  if [ ! -f "$before" ]; then
+    log "no record of the host's paths before this node started: leaving ${FIXED_PATHS[*]} as they are"
+    return 0
+  fi
+  for path in "${FIXED_PATHS[@]}"; do
+    grep -qxF "$path" "$before" && continue
+    case "$path" in
+      /var/lib/kubelet|/var/lib/cni) rmdir "$path/pki" "$path" 2>/dev/null || true ;;   # only if left empty
+      *) rm -rf "$path" ;;
+    esac
+  done
 }
 
 node_stop() {
@@ -227,12 +298,13 @@ node_stop() {
   rm -f "$f"
 }
 
-node_unmount() {
-  local m
-  for m in $(awk '{print $2}' /proc/mounts | grep -E "^($NODE_DIR|/run/containerd|/run/netns/cni-|/var/lib/kubelet)" | sort -r); do
+node_unmount() { # [FOREIGN]: with another runtime running, only the mounts under $NODE_DIR
+  local m where="$NODE_DIR"
+  [ -n "${1:-}" ] || where="$NODE_DIR|/run/containerd|/run/netns/cni-|/var/lib/kubelet"
+  for m in $(awk '{print $2}' /proc/mounts | grep -E "^($where)" | sort -r); do
     umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
   done
-  for m in /run/netns/cni-*; do [ -e "$m" ] && rm -f "$m"; done
+  [ -n "${1:-}" ] || for m in /run/netns/cni-*; do [ -e "$m" ] && rm -f "$m"; done
   return 0
 }
 
