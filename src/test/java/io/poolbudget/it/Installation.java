@@ -85,7 +85,7 @@ final class Installation {
         client.namespaces().withName(NAMESPACE).waitUntilCondition(n -> n == null, 120, TimeUnit.SECONDS);
     }
 
-    private static Path clusterBin() {
+    static Path clusterBin() {
         var r = ChartTools.run(List.of("hack/cluster/build.sh"));
         var lines = r.output().strip().split("\n");
         return Path.of(lines[lines.length - 1]);
