@@ -1,21 +1,19 @@
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.poolbudget.cli.OpenLoad;
 import io.poolbudget.cli.TpcbLike;
+import java.time.Duration;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
-import java.util.Arrays;
 import java.util.Locale;
-import java.util.Random;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * An open-model load on simulated pods. Each pod is what a Spring Boot pod is to the database: a
@@ -75,78 +73,17 @@ final class OpenModel {
                 Thread.sleep(20);
             }
         }
-        int capacity = (int) (load.rate() * load.seconds() * 1.5) + 1000;
-        long[] latency = new long[capacity];
-        Arrays.fill(latency, Long.MAX_VALUE);
-        var inWindow = new AtomicInteger();
-        var timeouts = new AtomicLong();
-        var errors = new AtomicLong();
-        var committed = new AtomicLong();
-        long start = System.nanoTime();
-        long from = start + TimeUnit.SECONDS.toNanos(load.warmupSeconds());
-        long to = from + TimeUnit.SECONDS.toNanos(load.seconds());
         var sampler = new DbSampler(load);
         sampler.start();
-
-        var random = new Random(seed);
-        double meanGapNanos = 1e9 / load.rate();
-        long at = start;
-        while (at < to) {
-            at += (long) (-Math.log(1 - random.nextDouble()) * meanGapNanos);
-            long wait = at - System.nanoTime();
-            if (wait > 0) {
-                LockSupport.parkNanos(wait);
-            }
-            long arrival = at;
-            int slot = arrival >= from && arrival < to ? inWindow.getAndIncrement() : -1;
-            int pod = random.nextInt(pools.length);
-            var pool = pools[pod];
-            threads[pod].execute(() -> {
-                boolean ok = false;
-                try (Connection c = pool.getConnection()) {
-                    load.tpcb().run(c);
-                    ok = true;
-                } catch (SQLTransientConnectionException e) {
-                    timeouts.addAndGet(slot >= 0 ? 1 : 0);
-                } catch (SQLException e) {
-                    errors.addAndGet(slot >= 0 ? 1 : 0);
-                }
-                long done = System.nanoTime();
-                if (ok && done >= from && done < to) {
-                    committed.incrementAndGet();
-                }
-                if (slot >= 0 && slot < capacity) {
-                    latency[slot] = done - arrival;
-                }
-            });
-        }
-        for (var t : threads) {
-            t.shutdown();
-        }
-        long drainUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(load.connectionTimeoutMs() + 10_000L);
-        for (var t : threads) {
-            t.awaitTermination(Math.max(0, drainUntil - System.nanoTime()), TimeUnit.NANOSECONDS);
-            t.shutdownNow();
-        }
+        var tally = OpenLoad.drive(pools, threads, load.tpcb()::run, load.rate(), Duration.ofSeconds(load.warmupSeconds()),
+                Duration.ofSeconds(load.seconds()), seed, Duration.ofMillis(load.connectionTimeoutMs() + 10_000L));
         sampler.stop();
         for (var pool : pools) {
             pool.close();
         }
-        int n = Math.min(inWindow.get(), capacity);
-        long[] sorted = Arrays.copyOf(latency, n);
-        Arrays.sort(sorted);
-        long unfinished = Arrays.stream(sorted).filter(v -> v == Long.MAX_VALUE).count();
-        return new Result(label, perPod, perPod * load.pods(), committed.get() / (double) load.seconds(),
-                percentile(sorted, 0.50), percentile(sorted, 0.99), timeouts.get(), errors.get(), unfinished,
-                sampler.max.get(), sampler.meanActive());
-    }
-
-    private static double percentile(long[] sorted, double q) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        long v = sorted[(int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-        return v == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : v / 1e6;
+        return new Result(label, perPod, perPod * load.pods(), tally.tps(), tally.percentileMillis(0.50),
+                tally.percentileMillis(0.99), tally.timeouts(), tally.errors(), tally.unfinished(), sampler.max.get(),
+                sampler.meanActive());
     }
 
     private static HikariDataSource pool(Load load, String name, int size) {

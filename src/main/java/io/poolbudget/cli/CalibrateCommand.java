@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +23,7 @@ import java.util.Map;
 public final class CalibrateCommand {
     public static final int OK = 0;
     public static final int BAD_INPUT = 2;
+    public static final int OVERSUBSCRIBED = 3;
     public static final int FAILED = 4;
     static final String ACK = "--i-understand-this-loads-the-database";
     static final double TOLERANCE = 0.05;
@@ -31,9 +31,11 @@ public final class CalibrateCommand {
     static final String USAGE = """
             Usage: calibrate --jdbc-url URL --username USER %s [options]
 
-            Runs a short sweep of connection counts against a STAGING database (never production:
-            it runs transactions as fast as the database allows), finds the knee (the fewest
-            connections within 5 %% of the best throughput) and prints the database.budget to use.
+            Runs a sweep of connection counts against a STAGING database (never production: it runs
+            transactions as fast as the database allows), each level measured several times, fits the
+            Universal Scalability Law to all measurements, finds the knee (the fewest connections whose
+            fitted throughput is within 5 %% of the best level's), reports its uncertainty, checks p99
+            under an open load at that budget and prints the database.budget to use.
 
               --jdbc-url URL          jdbc:postgresql://host:port/db
               --username USER         a role that may create a schema (built-in transaction) or run --sql
@@ -42,21 +44,32 @@ public final class CalibrateCommand {
                                       transaction per iteration, instead of the built-in TPC-B-like one
               --scale N               branches of the built-in data set, 100,000 accounts each (default 1)
               --levels 1,2,4,...      connection counts to try (default 1,2,4,8,12,16,24,32,48,64)
-              --seconds N             seconds measured per level, after 1 s of warm-up (default 10)
-              --time-limit N          stop trying further levels after N seconds in all (default 300)
+              --repeats N             times each level is measured, interleaved (default 3)
+              --seconds N             seconds measured per level, after 1 s of warm-up (default 5)
+              --time-limit N          stop measuring after N seconds in all (default 600)
+              --check-load PCT        after the sweep, offer PCT %% of the knee's fitted throughput as an
+                                      open load (requests arrive whatever the latency) and report p99
+                                      and time-outs at the recommended budget; 0 skips it (default 70)
+              --request-threads N     request threads sharing the budget in that check, as in an
+                                      application pod (default 50)
+              -f, --filename FILE     your PoolPolicy and workloads, as for plan (repeatable): says whether
+                                      the plan fits the recommended budget, and what would if not
               --cores N               the database's cores: also print connectionsPerCore
               --plot FILE.svg         write throughput and p99 latency per level as an SVG plot
               -h, --help              this text
 
             The built-in data set lives in schema %s, created first and dropped after.
-            Exit codes: 0 done, 2 bad input or no acknowledgement, 4 the database failed.
+            Exit codes: 0 done, 2 bad input or no acknowledgement, 3 the plan for -f would be
+            oversubscribed at the recommended budget, 4 the database failed.
             """.formatted(ACK, LoadSweep.SCHEMA);
 
     private CalibrateCommand() {}
 
     public static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
         Map<String, String> opts = new java.util.HashMap<>(Map.of("--password-env", "PGPASSWORD", "--scale", "1",
-                "--levels", "1,2,4,8,12,16,24,32,48,64", "--seconds", "10", "--time-limit", "300"));
+                "--levels", "1,2,4,8,12,16,24,32,48,64", "--seconds", "5", "--time-limit", "600", "--repeats", "3",
+                "--check-load", "70", "--request-threads", "50"));
+        List<String> files = new ArrayList<>();
         boolean ack = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -65,8 +78,11 @@ public final class CalibrateCommand {
                 return OK;
             } else if (a.equals(ACK)) {
                 ack = true;
+            } else if ((a.equals("-f") || a.equals("--filename")) && i + 1 < args.length) {
+                files.add(args[++i]);
             } else if (a.startsWith("--") && i + 1 < args.length && List.of("--jdbc-url", "--username", "--password-env",
-                    "--sql", "--scale", "--levels", "--seconds", "--time-limit", "--cores", "--plot").contains(a)) {
+                    "--sql", "--scale", "--levels", "--seconds", "--time-limit", "--cores", "--plot", "--repeats",
+                    "--check-load", "--request-threads").contains(a)) {
                 opts.put(a, args[++i]);
             } else {
                 err.println("calibrate: unknown or incomplete argument '" + a + "'\n");
@@ -88,35 +104,31 @@ public final class CalibrateCommand {
             List<String> sql = opts.containsKey("--sql") ? statements(Path.of(opts.get("--sql"))) : null;
             int[] levels = Arrays.stream(opts.get("--levels").split(",")).mapToInt(s -> positive("--levels", s.trim()))
                     .sorted().distinct().toArray();
-            Duration perLevel = Duration.ofSeconds(positive("--seconds", opts.get("--seconds")));
-            Duration limit = Duration.ofSeconds(positive("--time-limit", opts.get("--time-limit")));
+            var settings = new Calibration.Settings(levels, positive("--repeats", opts.get("--repeats")),
+                    Duration.ofSeconds(positive("--seconds", opts.get("--seconds"))),
+                    Duration.ofSeconds(positive("--time-limit", opts.get("--time-limit"))),
+                    positive("--request-threads", opts.get("--request-threads")), percent(opts.get("--check-load")));
             Integer cores = opts.containsKey("--cores") ? positive("--cores", opts.get("--cores")) : null;
-            return sweep(target, sql, positive("--scale", opts.get("--scale")), levels, perLevel, limit, cores,
-                    opts.get("--plot"), out, err);
+            // the fleet's manifests are read (and refused) before the database is loaded
+            List<Manifests.Document> fleet = files.isEmpty() ? List.of() : PlanCommand.read(files, System.in);
+            return calibrate(target, sql, positive("--scale", opts.get("--scale")), settings, cores, opts.get("--plot"),
+                    fleet, String.join(", ", files), out, err);
         } catch (IllegalArgumentException e) {
+            err.println("calibrate: " + e.getMessage());
+            return BAD_INPUT;
+        } catch (Manifests.BadInput e) {
             err.println("calibrate: " + e.getMessage());
             return BAD_INPUT;
         }
     }
 
-    private static int sweep(LoadSweep.Target target, List<String> sql, int scale, int[] levels, Duration perLevel,
-                             Duration limit, Integer cores, String plot, PrintStream out, PrintStream err) {
-        Instant deadline = Instant.now().plus(limit);
-        List<LoadSweep.Level> done = new ArrayList<>();
+    private static int calibrate(LoadSweep.Target target, List<String> sql, int scale, Calibration.Settings settings,
+                                 Integer cores, String plot, List<Manifests.Document> fleet, String sources,
+                                 PrintStream out, PrintStream err) {
+        Calibration.Outcome outcome;
         try (var sweep = new LoadSweep(target, sql, scale)) {
             sweep.setUp();
-            out.printf(Locale.ROOT, "%11s %10s %9s %9s %7s%n", "connections", "TPS", "p50 ms", "p99 ms", "errors");
-            for (int n : levels) {
-                if (Instant.now().plus(perLevel).isAfter(deadline)) {
-                    err.printf("calibrate: time limit of %d s reached; levels from %d on were not tried%n",
-                            limit.toSeconds(), n);
-                    break;
-                }
-                var level = sweep.run(n, perLevel);
-                done.add(level);
-                out.printf(Locale.ROOT, "%11d %10.0f %9.2f %9.2f %7d%n", n, level.tps(), level.p50Millis(),
-                        level.p99Millis(), level.errors());
-            }
+            outcome = Calibration.run(sweep, settings, out, err);
         } catch (SQLException | HikariPool.PoolInitializationException e) {
             err.println("calibrate: the database failed: " + e.getMessage());
             return FAILED;
@@ -124,28 +136,49 @@ public final class CalibrateCommand {
             Thread.currentThread().interrupt();
             return FAILED;
         }
-        if (done.isEmpty()) {
+        if (outcome.estimate() == null) {
             err.println("calibrate: no level was measured");
             return FAILED;
         }
-        Knee.Point knee = Knee.of(LoadSweep.points(done), TOLERANCE);
-        Knee.Point best = Knee.best(LoadSweep.points(done));
-        out.printf(Locale.ROOT, "%nknee: %d connections, %.0f TPS (%.0f %% of the best, %.0f TPS at %d), p99 %.2f ms%n",
-                knee.connections(), knee.tps(), 100 * knee.tps() / best.tps(), best.tps(), best.connections(),
-                knee.p99Millis());
-        out.printf("put in the PoolPolicy:  database: %s%s%n", databaseSnippet(knee.connections()), cores == null ? ""
+        Calibration.report(outcome, settings, out);
+        int knee = outcome.estimate().connections();
+        out.printf("put in the PoolPolicy:  database: %s%s%n", databaseSnippet(knee), cores == null ? ""
                 : String.format(Locale.ROOT, "   or  {cores: %d, connectionsPerCore: %d}", cores,
-                Math.max(1, Math.round((float) knee.connections() / cores))));
+                Math.max(1, Math.round((float) knee / cores))));
+        int exit = OK;
+        if (!fleet.isEmpty()) {
+            try {
+                boolean[] fits = new boolean[1];
+                FleetCheck.check(fleet, knee, err, sources, fits).forEach(out::println);
+                exit = fits[0] ? OK : OVERSUBSCRIBED;
+            } catch (Manifests.BadInput e) {
+                err.println("calibrate: " + e.getMessage());
+                return BAD_INPUT;
+            }
+        }
         if (plot != null) {
             try {
-                Files.writeString(Path.of(plot), SweepPlot.svg(done, knee), StandardCharsets.UTF_8);
+                Files.writeString(Path.of(plot), SweepPlot.svg(outcome.medians(), new Knee.Point(knee, 0, 0)),
+                        StandardCharsets.UTF_8);
                 out.println("plot: " + plot);
             } catch (IOException e) {
                 err.println("calibrate: could not write " + plot + ": " + e.getMessage());
                 return FAILED;
             }
         }
-        return OK;
+        return exit;
+    }
+
+    private static int percent(String value) {
+        try {
+            int v = Integer.parseInt(value);
+            if (v < 0 || v > 100) {
+                throw new NumberFormatException();
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--check-load must be a whole percentage from 0 to 100, not '" + value + "'");
+        }
     }
 
     private static List<String> statements(Path file) {

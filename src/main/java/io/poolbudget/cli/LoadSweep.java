@@ -100,7 +100,7 @@ final class LoadSweep implements AutoCloseable {
         }
     }
 
-    private void transaction(Connection c) throws SQLException {
+    void transaction(Connection c) throws SQLException {
         if (tpcb != null) {
             tpcb.run(c);
             return;
@@ -122,6 +122,10 @@ final class LoadSweep implements AutoCloseable {
     }
 
     private HikariDataSource pool(int size) {
+        return pool(size, Duration.ofSeconds(10));
+    }
+
+    HikariDataSource pool(int size, Duration connectionTimeout) {
         var config = new HikariConfig();
         config.setPoolName("poolbudget-calibrate-" + size);
         config.setJdbcUrl(target.jdbcUrl());
@@ -129,7 +133,7 @@ final class LoadSweep implements AutoCloseable {
         config.setPassword(target.password());
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(size);
-        config.setConnectionTimeout(10_000);
+        config.setConnectionTimeout(connectionTimeout.toMillis());
         config.addDataSourceProperty("ApplicationName", "poolbudget-calibrate");
         return new HikariDataSource(config);
     }

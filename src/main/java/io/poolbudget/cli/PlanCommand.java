@@ -83,10 +83,20 @@ public final class PlanCommand {
 
     private static List<PlanOutput.PolicyResult> plan(List<String> sources, InputStream stdin, PrintStream err)
             throws Manifests.BadInput {
+        return plan(read(sources, stdin), err, String.join(", ", sources));
+    }
+
+    static List<Manifests.Document> read(List<String> sources, InputStream stdin) throws Manifests.BadInput {
         List<Manifests.Document> documents = new ArrayList<>();
         for (String source : sources) {
             documents.addAll(Manifests.read(source, stdin));
         }
+        return documents;
+    }
+
+    /** The plan for every PoolPolicy among these documents, as the operator would make it. */
+    static List<PlanOutput.PolicyResult> plan(List<Manifests.Document> documents, PrintStream err, String sources)
+            throws Manifests.BadInput {
         var catalog = ManifestCatalog.of(documents);
         var shared = sharedBudgets(documents, err);
         List<PlanOutput.PolicyResult> results = new ArrayList<>();
@@ -111,8 +121,7 @@ public final class PlanCommand {
             }
         }
         if (results.isEmpty()) {
-            throw new Manifests.BadInput("no PoolPolicy in the input (" + String.join(", ", sources)
-                    + "): give one with -f, next to the workloads it names");
+            throw new Manifests.BadInput("no PoolPolicy in the input (" + sources + "): give one with -f, next to the workloads it names");
         }
         return results;
     }

@@ -42,6 +42,26 @@ class CalibrateCommandTest {
     }
 
     @Test
+    void theFleetAndTheCheckLoadAreCheckedBeforeTheDatabaseIsTouched() {
+        String[] unreachable = {CalibrateCommand.ACK, "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/none", "--username", "u"};
+        assertThat(run(concat(unreachable, "-f", "no-such-file.yaml"))).isEqualTo(CalibrateCommand.BAD_INPUT);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("no-such-file.yaml: no such file")
+                .doesNotContain("database failed");
+        err.reset();
+        assertThat(run(concat(unreachable, "--check-load", "150"))).isEqualTo(CalibrateCommand.BAD_INPUT);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--check-load must be a whole percentage from 0 to 100");
+        err.reset();
+        assertThat(run(concat(unreachable, "--repeats", "0"))).isEqualTo(CalibrateCommand.BAD_INPUT);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--repeats must be a whole number");
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    @Test
     void aDatabaseThatCannotBeReachedIsAFailureNotAStackTrace() {
         assertThat(run(CalibrateCommand.ACK, "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/none?connectTimeout=2",
                 "--username", "u", "--levels", "1", "--seconds", "1")).isEqualTo(CalibrateCommand.FAILED);
