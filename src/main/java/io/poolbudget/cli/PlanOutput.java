@@ -35,6 +35,9 @@ final class PlanOutput {
                 out.append("  ").append(a.verdict() == Allocation.Verdict.OVERSUBSCRIBED ? "oversubscribed: "
                         : "unallocated " + a.unallocated() + ": ").append(a.unallocatedReason()).append('\n');
             }
+            if (a.verdict() == Allocation.Verdict.FITS) {
+                FleetCheck.reserveAdvice(a).forEach(line -> out.append(line).append('\n'));
+            }
             out.append('\n').append(String.format(Locale.ROOT, ROW, "TARGET", "BASIS", "PEAK PODS", "POOLS/POD",
                     "WEIGHT", "POOL SIZE", "CONNECTIONS"));
             for (TargetAllocation t : a.targets()) {
