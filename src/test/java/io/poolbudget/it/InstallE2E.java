@@ -181,6 +181,13 @@ class InstallE2E extends OperatorTestBase {
             Tenant.grantPatch(client, ns, "deployments");
             Awaitility.await("admitted once the tenant may patch Deployments").atMost(30, TimeUnit.SECONDS)
                     .ignoreExceptions().until(() -> tenant.resource(load.get()).inNamespace(ns).create() != null);
+            // deleted only once the operator has taken it up: deleted at once, the operator's first (server-side
+            // apply) write would try to create it again, which it may not, and the RBAC audit would count that
+            Awaitility.await("the operator reports on the tenant's policy").atMost(60, TimeUnit.SECONDS).until(() -> {
+                var p = client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("tenant-db").get();
+                return p != null && p.getStatus() != null && p.getStatus().getConditions() != null
+                        && !p.getStatus().getConditions().isEmpty();
+            });
         } finally {
             client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("tenant-db").delete();
         }

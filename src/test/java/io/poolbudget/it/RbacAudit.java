@@ -81,10 +81,19 @@ record RbacAudit(Set<String> used, Set<String> forbidden) {
         return problems;
     }
 
-    /** Every group/resource verb the rules of these rendered documents grant. */
+    /**
+     * Every group/resource verb the rules of these rendered documents grant the operator: the roles aggregated into
+     * the cluster's edit and view roles are for people, not for the operator, and are left out.
+     */
     static Set<String> granted(List<JsonNode> docs) {
         Set<String> granted = new TreeSet<>();
         for (JsonNode doc : docs) {
+            var labels = doc.path("metadata").path("labels");
+            if (labels.has("rbac.authorization.k8s.io/aggregate-to-edit")
+                    || labels.has("rbac.authorization.k8s.io/aggregate-to-view")
+                    || labels.has("rbac.authorization.k8s.io/aggregate-to-admin")) {
+                continue;
+            }
             for (JsonNode rule : doc.path("rules")) {
                 for (JsonNode g : rule.path("apiGroups")) {
                     for (JsonNode r : rule.path("resources")) {
