@@ -87,7 +87,12 @@ class ShrinkFirstIT extends OperatorTestBase {
                 assertThat(env(p.getSpec().getContainers().get(0).getEnv(), MAX)).isEqualTo("5"));
     }
 
-    /** Σ pool size over live pods (poolsPerPod 1) at every pod event; a pod counts until it is deleted. */
+    /**
+     * Σ pool size over live pods (poolsPerPod 1) at every pod event; a pod counts until it is deleted. The order of a's
+     * last large pod leaving and b's first large pod arriving is taken from the resource versions etcd gave the two
+     * events, not from when they reached this watcher: two namespaces are two watch streams, and one can arrive
+     * seconds after the other on a busy machine (a CI run saw b's pod 1.9 s "before" a deletion etcd had made first).
+     */
     static final class Sampler implements Watcher<Pod> {
         private final Map<String, Integer> sizes = new HashMap<>();
         int peak;
@@ -103,17 +108,17 @@ class ShrinkFirstIT extends OperatorTestBase {
         @Override
         public synchronized void eventReceived(Action action, Pod pod) {
             events++;
-            long now = System.nanoTime();
+            long revision = Long.parseLong(pod.getMetadata().getResourceVersion());
             String app = pod.getMetadata().getLabels().get("app");
             if (action == Action.DELETED) {
                 Integer gone = sizes.remove(pod.getMetadata().getName());
                 if ("a".equals(app) && gone != null && gone == 5) {
-                    lastLargeAGone = now;
+                    lastLargeAGone = Math.max(lastLargeAGone, revision);
                 }
             } else {
                 sizes.put(pod.getMetadata().getName(), size(pod));
                 if ("b".equals(app) && size(pod) == 5) {
-                    firstLargeB = Math.min(firstLargeB, now);
+                    firstLargeB = Math.min(firstLargeB, revision);
                 }
             }
             peak = Math.max(peak, sizes.values().stream().mapToInt(Integer::intValue).sum());
