@@ -68,10 +68,13 @@ public final class Usl {
             return knee;
         }
 
-        /** Whether the curve still gains more than the tolerance beyond the highest level tried. */
+        /**
+         * Whether the curve still gains more than the tolerance beyond the highest level tried: its peak (or where it
+         * flattens) lies beyond that level. A curve already past its peak there is falling, not rising.
+         */
         public boolean stillRising(int[] levels, double tolerance) {
             int highest = java.util.Arrays.stream(levels).max().orElseThrow();
-            return throughput(highest) < ceiling() * (1 - tolerance);
+            return peakConnections() > highest && throughput(highest) < ceiling() * (1 - tolerance);
         }
     }
 

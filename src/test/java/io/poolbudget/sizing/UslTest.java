@@ -54,6 +54,11 @@ class UslTest {
         assertThat(new Usl.Model(1000, 1.5, 0).peakConnections()).isEqualTo(1);
         var peaked = new Usl.Model(1000, 0.05, 0.002);
         assertThat(peaked.ceiling()).isCloseTo(peaked.throughput(peaked.peakConnections()), within(1e-9));
+        // what CalibrateE2E fitted to the test PostgreSQL: a peak at 3.5 connections, falling by 32
+        var postgres = new Usl.Model(2930, 0.6831, 0.02592);
+        assertThat(postgres.stillRising(new int[] {1, 2, 4, 8, 16, 32}, 0.05)).as("past its peak: falling").isFalse();
+        assertThat(postgres.knee(new int[] {1, 2, 4, 8, 16, 32}, 0.05)).isEqualTo(2);
+        assertThat(peaked.stillRising(new int[] {1, 2, 4, 8}, 0.05)).as("its peak at 21.8 lies beyond 8").isTrue();
     }
 
     @Test
