@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Right-sizing on fleets: 2, 10 and 20 simulated pods with the request threads of a real app, at 50,
+# 70 and 90 % of the capacity calibrate measures, against a real PostgreSQL on loopback
+# (hack/postgres.sh --for-bench); every configuration three times, runs interleaved, medians and
+# spreads printed. Writes bench/results/fleet.txt and fleet.csv.
+#
+#   bench/fleet.sh [options]     (about 45 minutes with the defaults on 2 cores)
+#     --fleets 2,10,20  --loads 50,70,90  --runs 3  --seconds 8  --warmup 2  --threads-per-pod 50
+#     --static 1,2,3,4  --connection-timeout-ms 2000  --scale 10  --levels 1,2,4,8,16
+#     --out DIR (bench/results)  --keep-postgres (leave the server running)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+keep=false
+args=()
+for a in "$@"; do if [ "$a" = --keep-postgres ]; then keep=true; else args+=("$a"); fi; done
+hack/postgres.sh up --for-bench
+$keep || trap 'hack/postgres.sh down --for-bench' EXIT
+./mvnw -q -B -o compile 2>/dev/null || ./mvnw -q -B compile
+cp=$(mktemp)
+./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$cp" >/dev/null
+classes=build/bench-classes
+rm -rf "$classes" && mkdir -p "$classes"
+javac -d "$classes" -cp "target/classes:$(cat "$cp")" bench/FleetBench.java bench/PoolSizesBench.java bench/OpenModel.java bench/BenchPlot.java
+PGPASSWORD=app java -Xmx2g -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$classes:target/classes:$(cat "$cp")" FleetBench \
+  --jdbc-url jdbc:postgresql://127.0.0.1:5435/app --username app "${args[@]}"
+rm -f "$cp"
