@@ -37,9 +37,11 @@ The rules the operator needs in every namespace it watches: exactly the verbs it
 (RbacE2E derives them from the API server's audit log of the operator's own requests).
 */}}
 {{- define "poolbudget.watchRules" -}}
+# get: when the finalizer's removal meets a newer version of the policy (409), JOSDK reads the
+# policy afresh by a GET before it tries again; refused, the deletion waits for a retry.
 - apiGroups: [poolbudget.io]
   resources: [poolpolicies]
-  verbs: [list, watch, patch]
+  verbs: [get, list, watch, patch]
 - apiGroups: [poolbudget.io]
   resources: [poolpolicies/status]
   verbs: [patch]
