@@ -79,8 +79,18 @@ final class Installation {
     /** Removes both kinds of install, keeping the CRD (other tests share it). */
     void removeAll() {
         ChartTools.helm("uninstall", "poolbudget", "-n", NAMESPACE, "--wait", "--kubeconfig", kubeconfig.toString());
-        client.rbac().clusterRoleBindings().withName("poolbudget").delete();
-        client.rbac().clusterRoles().withName("poolbudget").delete();
+        // what kubectl apply -k made outside the namespace, but the CRDs (the cluster's other policies need them):
+        // left behind, a later helm install of the same chart refuses to adopt them
+        for (String name : List.of("poolbudget", "poolbudget-shared-budgets")) {
+            client.rbac().clusterRoleBindings().withName(name).delete();
+        }
+        for (String name : List.of("poolbudget", "poolbudget-shared-budgets", "poolbudget-edit", "poolbudget-view")) {
+            client.rbac().clusterRoles().withName(name).delete();
+        }
+        client.admissionRegistration().v1().validatingAdmissionPolicyBindings().withName("poolbudget-writers-may-patch")
+                .delete();
+        client.admissionRegistration().v1().validatingAdmissionPolicies().withName("poolbudget-writers-may-patch")
+                .delete();
         client.namespaces().withName(NAMESPACE).delete();
         client.namespaces().withName(NAMESPACE).waitUntilCondition(n -> n == null, 120, TimeUnit.SECONDS);
     }
