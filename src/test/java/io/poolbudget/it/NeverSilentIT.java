@@ -95,15 +95,26 @@ class NeverSilentIT extends OperatorTestBase {
                 .and(condition("Ready", "True", "Reconciled")));
         long held = settled.getStatus().getLiveConnections();
         awaitEvents(all -> assertThat(events("LiveWithinBudget")).isNotEmpty().hasSameSizeAs(events("LiveOverBudget")));
-        // One Warning when it started, not one per pod event. On a loaded machine the pods may truly dip under the
-        // budget and rise again within the rollout (an old pod gone before the next new one exists: 10 + 4, then
-        // 10 + 4 + 4): each such episode is reported once, so at most one per old pod, and each one ends.
-        var warnings = events("LiveOverBudget");
-        assertThat(warnings).as("one Warning per episode over the budget, not one per pod event").hasSizeBetween(1, 2)
-                .allSatisfy(e -> assertThat(e.getType()).isEqualTo("Warning"));
-        assertThat(events("LiveWithinBudget")).hasSameSizeAs(warnings).allSatisfy(e -> assertThat(e.getMessage())
+        // One Warning when an episode over the budget starts and one Normal Event when it ends, never one per pod
+        // event. On a loaded machine the pods may truly dip under the budget and rise again within the rollout (an
+        // old pod gone before the next new one exists: 10 + 4, then 10 + 4 + 4), and a slow shutdown may make the
+        // plan shrink again mid-rollout: each such episode is reported once. So, in the order the operator sent
+        // them (the API server's resource versions), they alternate, starting with a Warning and ending in Normal.
+        var episodes = client.v1().events().inNamespace(ns).list().getItems().stream()
+                .filter(e -> e.getReason().equals("LiveOverBudget") || e.getReason().equals("LiveWithinBudget"))
+                .sorted(java.util.Comparator.comparingLong(e -> Long.parseLong(e.getMetadata().getResourceVersion())))
+                .map(e -> e.getReason() + "/" + e.getType()).toList();
+        System.out.printf("NeverSilentIT over the budget: events %s; settled at %d connections%n", episodes, held);
+        assertThat(episodes).as("one Warning per episode over the budget, each ended, not one per pod event")
+                .hasSizeGreaterThanOrEqualTo(2).satisfies(list -> {
+                    for (int i = 0; i < list.size(); i++) {
+                        assertThat(list.get(i)).isEqualTo(i % 2 == 0 ? "LiveOverBudget/Warning" : "LiveWithinBudget/Normal");
+                    }
+                });
+        assertThat(events("LiveWithinBudget")).allSatisfy(e -> assertThat(e.getMessage())
                 .matches("the pods hold (\\d|1[0-6]) of 16 connections now: within the budget again"));
-        assertThat(held).isIn(6L, 8L);
+        // 2 pods at 4, or less when old pods were seen terminating together (2 + 1 + 2 peak pods: 3), all in budget
+        assertThat(held).isBetween(2L, 8L);
     }
 
     @Test
