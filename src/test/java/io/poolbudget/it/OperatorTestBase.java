@@ -85,6 +85,24 @@ abstract class OperatorTestBase {
             operator = null;
         }
         if (client != null) {
+            // With this class's operator gone nobody removes the policies' finalizers: left on, the namespaces would
+            // stay Terminating, and the next operator watching every namespace (InstallE2E's cluster-wide install)
+            // would spend its start cleaning up after other tests.
+            for (String n : namespaces) {
+                client.resources(PoolPolicy.class).inNamespace(n).list().getItems().stream()
+                        .filter(p -> p.getMetadata().getFinalizers() != null && !p.getMetadata().getFinalizers().isEmpty())
+                        .forEach(p -> {
+                            try {
+                                client.resources(PoolPolicy.class).inNamespace(n).withName(p.getMetadata().getName())
+                                        .edit(e -> {
+                                            e.getMetadata().setFinalizers(new ArrayList<>());
+                                            return e;
+                                        });
+                            } catch (io.fabric8.kubernetes.client.KubernetesClientException gone) {
+                                // deleted meanwhile: nothing left to hold the namespace
+                            }
+                        });
+            }
             ClusterFixture.deleteNamespaces(client, namespaces);
             namespaces.clear();
         }
