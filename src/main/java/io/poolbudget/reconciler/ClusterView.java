@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -40,9 +39,17 @@ final class ClusterView implements WorkloadCatalog {
     private final List<Workloads.Scaler> scalers;
     private final Collection<Pod> pods;
     private final Map<String, ConfigMap> configMaps;
+    private final SettledWorkloads settled;
 
     ClusterView(Collection<Deployment> deployments, Collection<StatefulSet> statefulSets,
                 Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps) {
+        this(deployments, statefulSets, hpas, pods, configMaps, new SettledWorkloads());
+    }
+
+    ClusterView(Collection<Deployment> deployments, Collection<StatefulSet> statefulSets,
+                Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps,
+                SettledWorkloads settled) {
+        this.settled = settled;
         this.deployments = byName(deployments);
         this.statefulSets = byName(statefulSets);
         this.scalers = hpas.stream().map(Workloads::scaler).filter(Objects::nonNull).toList();
@@ -57,23 +64,34 @@ final class ClusterView implements WorkloadCatalog {
      * secondary-resource index: that index links a resource to the policies that existed when the
      * resource last changed, so an HPA created before its policy would be missed.
      */
-    static ClusterView of(Context<PoolPolicy> context) {
+    static ClusterView of(Context<PoolPolicy> context, SettledWorkloads settled) {
         String ns = context.getPrimaryResource().getMetadata().getNamespace();
-        return new ClusterView(cached(context, Deployment.class, ns), cached(context, StatefulSet.class, ns),
-                cached(context, HorizontalPodAutoscaler.class, ns),
+        List<Deployment> deployments = cached(context, Deployment.class, ns);
+        List<StatefulSet> statefulSets = cached(context, StatefulSet.class, ns);
+        settled.retain(ns, java.util.stream.Stream.concat(deployments.stream(), statefulSets.stream())
+                .map(o -> o.getMetadata().getUid()).filter(Objects::nonNull).toList());
+        return new ClusterView(deployments, statefulSets, cached(context, HorizontalPodAutoscaler.class, ns),
                 // pods and ConfigMaps: only those this policy (or version 0.1 for it) sized
-                context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class));
+                context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class), settled);
     }
 
     /**
-     * An informer's cache: one namespace's objects, or with {@code namespace} null all (cluster-scoped ones too). A
-     * namespace is read through fabric8's namespace index: JOSDK's {@code list(namespace)} filters every cached
-     * object, which with 50,000 Deployments in the cluster was most of a pass's time.
+     * An informer's cache: one namespace's objects, or with {@code namespace} null all (cluster-scoped ones too).
+     * Where one informer watches every namespace, a namespace is read through the store's own index: JOSDK's
+     * {@code list(namespace)} filters every cached object, which with 50,000 Deployments in the cluster was most of
+     * a pass's time.
      */
     @SuppressWarnings("unchecked")
     static <R extends HasMetadata> List<R> cached(Context<PoolPolicy> context, Class<R> type, String namespace) {
         var source = (InformerEventSource<R, PoolPolicy>) context.eventSourceRetriever().getEventSourceFor(type);
-        return namespace == null ? source.list().toList() : source.byIndex(Cache.NAMESPACE_INDEX, namespace);
+        if (namespace == null) {
+            return source.list().toList();
+        }
+        // not fabric8's namespace index: an object being updated is missing from it for a moment (see PrunedStore)
+        if (source.configuration().getInformerConfig().getItemStore() instanceof PrunedStore<R> store) {
+            return store.inNamespace(namespace);
+        }
+        return source.list(namespace).toList();   // one informer per namespace: its store holds only that one
     }
 
     /** The name of the informer of the pods the operator sized (every namespace it watches). */
@@ -199,12 +217,26 @@ final class ClusterView implements WorkloadCatalog {
         }
         // status.replicas stops counting a pod once the ReplicaSet controller has seen it terminating, which can be
         // seconds after the pod informer did: a labelled terminating pod is counted once, as itself, not also as unseen
-        int unseen = Math.max(0, statusReplicas(w) - labelledRunning - terminating);
         boolean ours = owner.sized(template.getMetadata());
+        int unseen = settled(w, ours, owner, spec, containers) ? 0
+                : Math.max(0, statusReplicas(w) - labelledRunning - terminating);
         Integer templateHeld = ours ? null
                 : Injection.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
         sizes += (long) unseen * (templateHeld == null ? appDefault : templateHeld);
         return new Live(labelledRunning + unseen + terminating, terminating, sizes);
+    }
+
+    /** Every pod of the workload is cached (see {@link SettledWorkloads}): its template is sized, and was rolled out. */
+    private boolean settled(Workload w, boolean ours, Owner owner, InjectionSpec spec, List<String> containers) {
+        var meta = object(w).getMetadata();
+        if (!ours) {
+            settled.unsettle(meta.getNamespace(), meta.getUid());
+            return false;
+        }
+        if (!settled.contains(meta.getNamespace(), meta.getUid()) && spec != null && rolledOut(w, owner, spec, containers)) {
+            settled.settle(meta.getNamespace(), meta.getUid());
+        }
+        return settled.contains(meta.getNamespace(), meta.getUid());
     }
 
     /** Why the rollout of the workload's current pool size is not progressing (see {@link RolloutHealth}), or null. */

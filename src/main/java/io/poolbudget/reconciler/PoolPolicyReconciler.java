@@ -64,6 +64,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
     private final PolicyMetrics metrics;
     private final KubernetesClient client;
     private final PostgresReader reader = new PostgresReader();
+    private final SettledWorkloads settled = new SettledWorkloads();
 
     private final boolean sharedBudgets;
 
@@ -87,7 +88,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         var neighbours = context.getPrimaryCache().list(policy.getMetadata().getNamespace()).toList();
         var meta = policy.getMetadata();
         var counted = writer.counted(outcome -> metrics.wrote(meta.getNamespace(), meta.getName(), outcome));
-        var view = ClusterView.of(context);
+        var view = ClusterView.of(context, settled);
         // a shared budget's view spans every namespace: built only for a policy that draws on one
         var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? sharedBudgets(context) : null;
         var result = PolicyPass.run(policy, view, neighbours, shared, counted, clock.instant(), window);
@@ -176,7 +177,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
             return DeleteControl.defaultDelete();
         }
         String ns = policy.getMetadata().getNamespace();
-        var view = ClusterView.of(context);
+        var view = ClusterView.of(context, settled);
         Owner owner = Owner.of(policy);
         for (var t : policy.getStatus().getTargets()) {
             WorkloadKind kind = WorkloadKind.valueOf(t.getKind());

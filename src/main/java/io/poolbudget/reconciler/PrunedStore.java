@@ -9,7 +9,11 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 /**
@@ -30,6 +34,12 @@ import java.util.function.UnaryOperator;
  * The stripped object is what the informer hands to event handlers too, so every reader sees the same thing.
  * Writes never start from a cached object (they apply a partial object of their own), so none of this is
  * written back.
+ * <p>
+ * It also keeps its own index by namespace, which {@link #inNamespace} reads. fabric8's index (what
+ * {@code byIndex} reads) is updated by taking an object's key out and putting it back, and its readers take no lock:
+ * a reader in between finds no such object. With one Deployment in a namespace, a pass during a rollout
+ * (every status update of the Deployment is such an update) reported the Deployment as not existing. Here a key
+ * joins its namespace when the object is first stored and leaves when it is removed, never on an update.
  */
 public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> {
     /**
@@ -40,6 +50,7 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
     static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
     private final UnaryOperator<R> more;
+    private final Map<String, Set<String>> keysByNamespace = new ConcurrentHashMap<>();
 
     public PrunedStore() {
         this(UnaryOperator.identity());
@@ -73,7 +84,34 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
 
     @Override
     public R put(String key, R obj) {
-        return super.put(key, Compaction.compact(more.apply(prune(obj))));
+        R old = super.put(key, Compaction.compact(more.apply(prune(obj))));
+        if (old == null) {
+            keysByNamespace.compute(namespace(obj), (ns, keys) -> {
+                Set<String> in = keys == null ? ConcurrentHashMap.newKeySet() : keys;
+                in.add(key);
+                return in;
+            });
+        }
+        return old;
+    }
+
+    @Override
+    public R remove(String key) {
+        R old = super.remove(key);
+        if (old != null) {
+            keysByNamespace.computeIfPresent(namespace(old), (ns, keys) -> keys.remove(key) && keys.isEmpty() ? null : keys);
+        }
+        return old;
+    }
+
+    /** The objects of one namespace: an object being updated is always among them (as it was, or as it is). */
+    public List<R> inNamespace(String namespace) {
+        return keysByNamespace.getOrDefault(namespace, Set.of()).stream().map(this::get).filter(Objects::nonNull).toList();
+    }
+
+    private static String namespace(HasMetadata obj) {
+        String ns = obj.getMetadata() == null ? null : obj.getMetadata().getNamespace();
+        return ns == null ? "" : ns;
     }
 
     static <R extends HasMetadata> R prune(R obj) {

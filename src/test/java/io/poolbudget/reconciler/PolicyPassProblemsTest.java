@@ -123,6 +123,41 @@ class PolicyPassProblemsTest {
                 .startsWith("False/WithinBudget");
     }
 
+    /** web at pool size 4 in a template the operator sized, its status counting {@code replicas}, {@code updated} current. */
+    private static Deployment sizedWeb(int replicas, int updated) {
+        Deployment web = web(4);
+        web.getMetadata().setUid("uid-web");
+        web.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(new Owner("db").sizeAnnotation(), "4"));
+        web.getStatus().setReplicas(replicas);
+        web.getStatus().setUpdatedReplicas(updated);
+        return web;
+    }
+
+    private static long live(SettledWorkloads settled, Deployment web, Pod... pods) {
+        var view = new ClusterView(List.of(web), List.of(), List.of(), List.of(pods), List.of(), settled);
+        return run(policy("db", SPEC), view).targets().get(0).live();
+    }
+
+    @Test
+    void aPodGoneWhileTheStatusStillCountsItIsNotCountedOnceEveryPodIsKnownToCarryTheMarker() {
+        var settled = new SettledWorkloads();
+        // rolled out at the sized template: two marked pods at 4, and the status agrees
+        assertThat(live(settled, sizedWeb(2, 2), pod("web-1", 4, false), pod("web-2", 4, false))).isEqualTo(8);
+        // a rollout step: web-2 has finished terminating and is gone from the informer, web-3 has started; the status
+        // has not caught up and still counts 3. No pod holds a pool at the app's default: the pods hold 8.
+        Deployment lagging = sizedWeb(3, 1);
+        assertThat(live(settled, lagging, pod("web-1", 4, false), pod("web-3", 4, false))).isEqualTo(8);
+        // an operator that has not seen web rolled out (just restarted) cannot tell the third from a pod started before
+        // web was first sized, which the informer does not cache, and counts it at HikariCP's default
+        assertThat(live(new SettledWorkloads(), lagging, pod("web-1", 4, false), pod("web-3", 4, false)))
+                .isEqualTo(4 + 4 + 10);
+        // rolled back to a template the operator did not size: its pods are not marked, so the status counts them again
+        Deployment rolledBack = sizedWeb(3, 1);
+        rolledBack.getSpec().getTemplate().getMetadata().setAnnotations(Map.of());
+        assertThat(live(settled, rolledBack, pod("web-1", 4, false), pod("web-3", 4, false))).isEqualTo(4 + 4 + 4);
+        assertThat(live(settled, lagging, pod("web-1", 4, false), pod("web-3", 4, false))).isEqualTo(4 + 4 + 10);
+    }
+
     @Test
     void aPodThatBeganTerminatingBeforeTheStatusCaughtUpIsCountedOnce() {
         // a rollout step: web-2 (the surge pod) is Ready, so web-0 began terminating; the Deployment's status still
