@@ -150,9 +150,13 @@ class DashboardIT extends OperatorTestBase {
         }
     }
 
-    /** The page and the status agree (both move while pods come and go: compare fresh copies until they do). */
+    /**
+     * The page and the status agree (both move while pods come and go: compare fresh copies until they do). The page
+     * redraws its cards when it polls, so an element found a moment ago may be gone: look it up again next time.
+     */
     private void awaitShows(String policy) {
-        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .ignoreException(org.openqa.selenium.StaleElementReferenceException.class).untilAsserted(() ->
                 assertShows(client.resources(PoolPolicy.class).inNamespace(ns).withName(policy).get()));
     }
 
