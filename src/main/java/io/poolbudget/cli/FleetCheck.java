@@ -48,13 +48,9 @@ final class FleetCheck {
     static List<String> reserveAdvice(Allocation a) {
         List<String> lines = new ArrayList<>();
         for (TargetAllocation t : a.targets()) {
-            long reserve = t.peak().surge() + t.peak().terminating();
-            if (t.poolSize() == 1 && reserve > 0 && t.peak().basisReplicas() > 0) {
-                lines.add(String.format(Locale.ROOT, "  note: %s gets a pool of 1 per pod: its rollout reserve (%d of its "
-                        + "%d peak pods) is counted at the same pool, so in steady state its running pods use %d of the "
-                        + "budget's %d connections, and a pool of 1 serialises each pod's requests. More budget, or "
-                        + "maxSurge: 0 on it, gives its pods more (check with plan).", t.id(), reserve, t.peak().total(),
-                        t.peak().basisReplicas() * t.poolsPerPod(), a.budget().connections()));
+            String advice = t.reserveAdvice(a.budget().connections());
+            if (advice != null) {
+                lines.add("  note: " + advice);
             }
         }
         return lines;

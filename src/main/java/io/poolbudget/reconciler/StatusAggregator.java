@@ -100,7 +100,7 @@ public final class StatusAggregator {
         status.setUnallocatedReason(a.verdict() == Allocation.Verdict.FITS ? a.unallocatedReason() : null);
         status.setLiveConnections(live);
         status.setTargetCount((int) result.targets().stream().filter(t -> t.workload() != null).count());
-        setTargets(status, result.targets(), result.plan().terminatingMarks());
+        setTargets(status, result.targets(), result.plan().terminatingMarks(), a.budget().connections());
 
         boolean oversubscribed = a.verdict() == Allocation.Verdict.OVERSUBSCRIBED;
         String conflicts = firstOf(result, EnumSet.of(State.Conflict));
@@ -186,7 +186,7 @@ public final class StatusAggregator {
      * held raises are kept, in short (their pendingSince is the one thing a later pass needs), and the rest counted.
      */
     private static void setTargets(PoolPolicyStatus status, List<TargetOutcome> outcomes,
-                                   Map<String, List<TerminatingMarks.Mark>> marks) {
+                                   Map<String, List<TerminatingMarks.Mark>> marks, long budget) {
         Map<String, Integer> states = new TreeMap<>();
         outcomes.forEach(o -> states.merge(o.state().name(), 1, Integer::sum));
         status.setTargetStates(states);
@@ -195,9 +195,9 @@ public final class StatusAggregator {
         List<TargetStatus> listed = new ArrayList<>();
         for (TargetOutcome o : ordered) {
             if (listed.size() < DETAILED_TARGETS) {
-                listed.add(target(o, true, marks));
+                listed.add(target(o, true, marks, budget));
             } else if (o.state() == State.Pending) {
-                listed.add(target(o, false, marks));
+                listed.add(target(o, false, marks, budget));
             }
         }
         status.setTargets(listed);
@@ -208,7 +208,8 @@ public final class StatusAggregator {
         return PROBLEMS.contains(o.state()) ? 0 : o.state() == State.Pending ? 1 : o.state() == State.Rolling ? 2 : 3;
     }
 
-    private static TargetStatus target(TargetOutcome o, boolean full, Map<String, List<TerminatingMarks.Mark>> marks) {
+    private static TargetStatus target(TargetOutcome o, boolean full, Map<String, List<TerminatingMarks.Mark>> marks,
+                                       long budget) {
         var t = new TargetStatus();
         t.setKind(o.kind());
         t.setName(o.name());
@@ -224,7 +225,9 @@ public final class StatusAggregator {
                 t.setBasisReplicas(o.allocation().peak().basisReplicas());
                 t.setPeakPods(o.allocation().peak().total());
                 t.setConnections(o.allocation().connections());
-                t.setExplanation(o.allocation().peak().explanation() + "; " + o.allocation().explanation());
+                String advice = o.allocation().reserveAdvice(budget);
+                t.setExplanation(o.allocation().peak().explanation() + "; " + o.allocation().explanation()
+                        + (advice == null ? "" : ". Note: " + advice));
             }
         }
         t.setAppliedPoolSize(o.applied());

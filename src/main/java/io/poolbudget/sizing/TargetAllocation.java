@@ -18,6 +18,23 @@ public record TargetAllocation(PeakPods peak, int poolSize, double fairShare, St
     /** peak pods × pools per pod × pool size */
     public long connections() { return Limits.saturatedMultiply(peak.cost(), poolSize); }
 
+    /**
+     * When the rollout reserve keeps this target at a pool of 1 (its surge and terminating pods are counted at the same
+     * pool as its running ones), what that costs and what to change; null otherwise. {@code plan}, {@code calibrate -f}
+     * and the operator's status say the same words.
+     */
+    public String reserveAdvice(long budgetConnections) {
+        long reserve = peak.surge() + peak.terminating();
+        if (poolSize != 1 || reserve <= 0 || peak.basisReplicas() <= 0) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "%s gets a pool of 1 per pod: its rollout reserve (%d of its %d peak pods) is "
+                + "counted at the same pool, so in steady state its running pods use %d of the budget's %d connections, "
+                + "and a pool of 1 serialises each pod's requests. More budget, or maxSurge: 0 on it, gives its pods more "
+                + "(check with plan).", id(), reserve, peak.total(), Limits.saturatedMultiply(peak.basisReplicas(),
+                poolsPerPod()), budgetConnections);
+    }
+
     /** How the pool size was reached, built on demand. */
     public String explanation() {
         TargetInput t = peak.target();

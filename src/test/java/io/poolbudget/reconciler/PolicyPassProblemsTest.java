@@ -175,6 +175,22 @@ class PolicyPassProblemsTest {
     }
 
     @Test
+    void aPoolOfOneThatTheRolloutReserveCostsIsAdviceInTheExplanationNotAnAlarm() {
+        // budget 4 for 2 replicas + 1 surge + 1 terminating: 1 per pod, the running pods use 2 of the 4
+        String small = SPEC.replace("database: {cores: 8}", "database: {budget: 4}");
+        var s = status(policy("db", small), run(policy("db", small), view(web(1))));
+        assertThat(s.getTargets()).singleElement().satisfies(t -> assertThat(t.getExplanation()).endsWith(". Note: "
+                + "Deployment/web gets a pool of 1 per pod: its rollout reserve (2 of its 4 peak pods) is counted at the "
+                + "same pool, so in steady state its running pods use 2 of the budget's 4 connections, and a pool of 1 "
+                + "serialises each pod's requests. More budget, or maxSurge: 0 on it, gives its pods more (check with plan)."));
+        assertThat(condition(s, "Ready")).startsWith("True/Reconciled");
+        assertThat(condition(s, "Oversubscribed")).startsWith("False/WithinBudget");
+        // quiet at 4 per pod
+        var roomy = status(policy("db", SPEC), run(policy("db", SPEC), view(web(4))));
+        assertThat(roomy.getTargets()).singleElement().satisfies(t -> assertThat(t.getExplanation()).doesNotContain("Note:"));
+    }
+
+    @Test
     void withinTheBudgetLiveConnectionsAreReportedBesideThePlan() {
         var view = new ClusterView(List.of(web(4)), List.of(), List.of(),
                 List.of(pod("web-1", 4, false), pod("web-2", 4, false)), List.of());

@@ -18,6 +18,24 @@ class PoolSizerTest {
     }
 
     @Test
+    void aPoolOfOneKeptThereByTheRolloutReserveIsExplainedWithWhatToChange() {
+        // 2 replicas + 1 surge + 1 terminating = 4 peak pods; budget 4 -> 1 per pod, the running pods use 2 of 4
+        var rolling = Rollout.RollingUpdate.DEFAULT;
+        var small = PoolSizer.allocate(budget(4), List.of(TargetInput.builder("api").replicas(2).rollout(rolling).build()));
+        assertThat(small.target("api").poolSize()).isEqualTo(1);
+        assertThat(small.target("api").reserveAdvice(4)).isEqualTo("api gets a pool of 1 per pod: its rollout reserve "
+                + "(2 of its 4 peak pods) is counted at the same pool, so in steady state its running pods use 2 of the "
+                + "budget's 4 connections, and a pool of 1 serialises each pod's requests. More budget, or maxSurge: 0 on "
+                + "it, gives its pods more (check with plan).");
+        // quiet: a larger pool, no reserve (Recreate), or no pods
+        assertThat(PoolSizer.allocate(budget(8), List.of(TargetInput.builder("api").replicas(2).rollout(rolling).build()))
+                .target("api").reserveAdvice(8)).isNull();
+        assertThat(PoolSizer.allocate(budget(2), List.of(pods("api", 2).build())).target("api").reserveAdvice(2)).isNull();
+        assertThat(PoolSizer.allocate(budget(4), List.of(TargetInput.builder("api").replicas(0).rollout(rolling).build()))
+                .target("api").reserveAdvice(4)).isNull();
+    }
+
+    @Test
     void equalTargetsSplitEvenly() {
         var a = PoolSizer.allocate(budget(8), List.of(pods("a", 2).build(), pods("b", 2).build()));
         assertThat(a.verdict()).isEqualTo(Allocation.Verdict.FITS);

@@ -59,7 +59,8 @@ public class TargetStatus {
     @JsonPropertyDescription("When a raise of this target's pool size was first held (start of the stabilisation window).")
     private String pendingSince;
 
-    @JsonPropertyDescription("How the numbers were derived.")
+    @JsonPropertyDescription("How the numbers were derived; ends in a Note when the rollout reserve keeps the pool at 1 "
+            + "per pod, with what to change (more budget, or maxSurge: 0).")
     private String explanation;
 
     public Long getSeenTerminatingPods() { return seenTerminatingPods; }
