@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
@@ -66,42 +65,13 @@ final class ClusterView implements WorkloadCatalog {
      */
     static ClusterView of(Context<PoolPolicy> context, SettledWorkloads settled) {
         String ns = context.getPrimaryResource().getMetadata().getNamespace();
-        List<Deployment> deployments = cached(context, Deployment.class, ns);
-        List<StatefulSet> statefulSets = cached(context, StatefulSet.class, ns);
+        List<Deployment> deployments = InformerCaches.cached(context, Deployment.class, ns);
+        List<StatefulSet> statefulSets = InformerCaches.cached(context, StatefulSet.class, ns);
         settled.retain(ns, java.util.stream.Stream.concat(deployments.stream(), statefulSets.stream())
                 .map(o -> o.getMetadata().getUid()).filter(Objects::nonNull).toList());
-        return new ClusterView(deployments, statefulSets, cached(context, HorizontalPodAutoscaler.class, ns),
+        return new ClusterView(deployments, statefulSets, InformerCaches.cached(context, HorizontalPodAutoscaler.class, ns),
                 // pods and ConfigMaps: only those this policy (or version 0.1 for it) sized
                 context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class), settled);
-    }
-
-    /**
-     * An informer's cache: one namespace's objects, or with {@code namespace} null all (cluster-scoped ones too).
-     * Where one informer watches every namespace, a namespace is read through the store's own index: JOSDK's
-     * {@code list(namespace)} filters every cached object, which with 50,000 Deployments in the cluster was most of
-     * a pass's time.
-     */
-    @SuppressWarnings("unchecked")
-    static <R extends HasMetadata> List<R> cached(Context<PoolPolicy> context, Class<R> type, String namespace) {
-        var source = (InformerEventSource<R, PoolPolicy>) context.eventSourceRetriever().getEventSourceFor(type);
-        if (namespace == null) {
-            return source.list().toList();
-        }
-        // not fabric8's namespace index: an object being updated is missing from it for a moment (see PrunedStore)
-        if (source.configuration().getInformerConfig().getItemStore() instanceof PrunedStore<R> store) {
-            return store.inNamespace(namespace);
-        }
-        return source.list(namespace).toList();   // one informer per namespace: its store holds only that one
-    }
-
-    /** The name of the informer of the pods the operator sized (every namespace it watches). */
-    static final String SIZED_PODS = "pod-" + Owner.SIZED_LABEL.replaceAll("[^a-z0-9-]", "-");
-
-    /** Every pod the operator sized, in every namespace it watches. */
-    @SuppressWarnings("unchecked")
-    static List<Pod> sizedPods(Context<? extends HasMetadata> context) {
-        return ((InformerEventSource<Pod, ?>) context.eventSourceRetriever().getEventSourceFor(Pod.class, SIZED_PODS))
-                .list().toList();
     }
 
     private static <T extends HasMetadata> Map<String, T> byName(Collection<T> items) {

@@ -44,7 +44,7 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
     public UpdateControl<DatabaseBudget> reconcile(DatabaseBudget budget, Context<DatabaseBudget> context) {
         var policies = cached(context, PoolPolicy.class);
         var shared = new SharedBudgets(context.getPrimaryCache().list().toList(), cached(context, Namespace.class),
-                policies, BudgetHoldings.of(ClusterView.sizedPods(context), policies));
+                policies, BudgetHoldings.of(InformerCaches.sizedPods(context), policies));
         var previous = budget.getStatus() == null ? null : budget.getStatus().getConditions();
         DatabaseBudgetStatus desired = BudgetStatusAggregator.status(shared, budget, previous, clock);
         if (JSON.valueToTree(desired).equals(JSON.valueToTree(budget.getStatus()))) {
@@ -78,7 +78,7 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
         return List.of(
                 informer(context, PoolPolicy.class, all, null, PoolPolicy.class.getSimpleName().toLowerCase()),
                 informer(context, Namespace.class, all, null, "namespace"),
-                informer(context, Pod.class, recorded, Owner.SIZED_LABEL, ClusterView.SIZED_PODS));
+                informer(context, Pod.class, recorded, Owner.SIZED_LABEL, InformerCaches.SIZED_PODS));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -131,9 +131,9 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
      */
     static SharedBudgets sharedBudgets(Context<PoolPolicy> context) {
         var policies = context.getPrimaryCache().list().toList();
-        return new SharedBudgets(ClusterView.cached(context, DatabaseBudget.class, null),
-                ClusterView.cached(context, Namespace.class, null), policies,
-                BudgetHoldings.of(ClusterView.sizedPods(context), policies));
+        return new SharedBudgets(InformerCaches.cached(context, DatabaseBudget.class, null),
+                InformerCaches.cached(context, Namespace.class, null), policies,
+                BudgetHoldings.of(InformerCaches.sizedPods(context), policies));
     }
 
     /**
