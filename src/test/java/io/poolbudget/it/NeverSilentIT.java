@@ -123,7 +123,7 @@ class NeverSilentIT extends OperatorTestBase {
         applyPolicy(WEB_POLICY.formatted(8)); // size 4
         awaitPolicy("db", targetState("web", "Applied", 4));
         awaitRolledOut("web");
-        client.apps().deployments().inNamespace(ns).withName("web").edit(d -> {
+        editDeployment("web", d -> {
             d.getSpec().setPaused(true);
             return d;
         });
@@ -134,7 +134,7 @@ class NeverSilentIT extends OperatorTestBase {
                 .contains("kubectl rollout resume deployment/web");
         assertThat(paused.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement()
                 .satisfies(c -> assertThat(c.getMessage()).startsWith("Deployment/web (Paused: paused"));
-        client.apps().deployments().inNamespace(ns).withName("web").edit(d -> {
+        editDeployment("web", d -> {
             d.getSpec().setPaused(false);
             return d;
         });

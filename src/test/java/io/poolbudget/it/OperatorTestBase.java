@@ -6,6 +6,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
@@ -57,6 +60,34 @@ abstract class OperatorTestBase {
     static OperatorProcess operator;
 
     String ns;
+
+    /**
+     * What {@code kubectl rollout restart} does: a strategic merge patch of the template's restartedAt annotation, with
+     * no resourceVersion, so it never conflicts with the Deployment controller's or the operator's writes.
+     */
+    void rolloutRestart(String deployment, String restartedAt) {
+        client.apps().deployments().inNamespace(ns).withName(deployment).patch(PatchContext.of(PatchType.STRATEGIC_MERGE),
+                "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":{\"kubectl.kubernetes.io/restartedAt\":\""
+                        + restartedAt + "\"}}}}}");
+    }
+
+    /**
+     * A read-modify-write of a Deployment, done again on a conflict (client-go's RetryOnConflict): during a rollout the
+     * controller updates the Deployment's status between our read and our write, and the API server refuses the stale
+     * write with 409. Anything but a conflict, or a fifth conflict in a row, fails the test.
+     */
+    void editDeployment(String deployment, java.util.function.UnaryOperator<Deployment> change) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                client.apps().deployments().inNamespace(ns).withName(deployment).edit(change);
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
+    }
 
     /**
      * Call from a {@code @BeforeAll} of the test class, with its stabilisation window (e.g. "0s"). Over-budget moments

@@ -99,7 +99,7 @@ class RealPoolsE2E extends OperatorTestBase {
     }
 
     private void rollOut(String name, String release) {
-        client.apps().deployments().inNamespace(ns).withName(name).edit(d -> {
+        editDeployment(name, d -> {
             var env = d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv();
             env.removeIf(e -> e.getName().equals("RELEASE"));
             env.add(new EnvVar("RELEASE", release, null));

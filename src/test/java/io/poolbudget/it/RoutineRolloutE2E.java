@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,12 +37,7 @@ class RoutineRolloutE2E extends OperatorTestBase {
     }
 
     private void restart(String app, int i) {
-        client.apps().deployments().inNamespace(ns).withName(app).edit(d -> {
-            var meta = d.getSpec().getTemplate().getMetadata();
-            meta.setAnnotations(new HashMap<>(meta.getAnnotations() == null ? Map.of() : meta.getAnnotations()));
-            meta.getAnnotations().put("kubectl.kubernetes.io/restartedAt", "e2e-" + i);
-            return d;
-        });
+        rolloutRestart(app, "e2e-" + i);
     }
 
     /** Rolled out and every old pod gone (a Spring Boot pod drains for seconds after its preStop). */

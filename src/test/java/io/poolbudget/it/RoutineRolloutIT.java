@@ -26,10 +26,7 @@ class RoutineRolloutIT extends OperatorTestBase {
     }
 
     private void restart(int i) {
-        client.apps().deployments().inNamespace(ns).withName("web").edit(d -> {
-            d.getSpec().getTemplate().getMetadata().getAnnotations().put("kubectl.kubernetes.io/restartedAt", "r" + i);
-            return d;
-        });
+        rolloutRestart("web", "r" + i);
     }
 
     private void awaitNoTerminatingPods() {
