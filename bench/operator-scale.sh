@@ -9,10 +9,11 @@
 #
 #   bench/operator-scale.sh                      (after ./mvnw package -DskipTests; root, for the cgroup)
 #   POLICIES=100 PER_POLICY=10 EXTRA=4000 LIMIT_MIB=384 bench/operator-scale.sh
+#   SHAPE=app: the EXTRA Deployments carry a real service's pod spec (bench/app-pod-spec.yaml), not a bare container
 set -euo pipefail
 cd "$(dirname "$0")/.."
 POLICIES=${POLICIES:-1000}; PER_POLICY=${PER_POLICY:-10}; EXTRA=${EXTRA:-40000}; LIMIT_MIB=${LIMIT_MIB:-384}
-SAMPLES=${SAMPLES:-20}
+SAMPLES=${SAMPLES:-20}; SHAPE=${SHAPE:-bare}
 JVM_FLAGS=${JVM_FLAGS:-$(sed -n 's/^quarkus.jib.jvm-additional-arguments=//p' src/main/resources/application.properties | tr ',' ' ')}
 LABEL=poolbudget.io/bench-scale
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
@@ -25,28 +26,36 @@ kubectl apply -f crds/ --server-side >/dev/null
 # --- the objects (kept between runs with KEEP_OBJECTS=1 and the same parameters) ------------------------------
 work=$(mktemp -d)
 ns_of() { printf 'scale-%04d' "$1"; }
-if [ "$(kubectl get ns -l "$LABEL" -o name | wc -l)" != "$POLICIES" ] || [ -z "${KEEP_OBJECTS:-}" ]; then
+if [ "$(kubectl get ns -l "$LABEL=$SHAPE" -o name | wc -l)" != "$POLICIES" ] || [ -z "${KEEP_OBJECTS:-}" ]; then
   kubectl delete ns -l "$LABEL" --wait=true >/dev/null 2>&1 || true
   t0=$(ms)
   for p in $(seq 1 "$POLICIES"); do
-    printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s, labels: {%s: "yes"}}\n---\n' "$(ns_of "$p")" "$LABEL"
+    printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s, labels: {%s: "%s"}}\n---\n' "$(ns_of "$p")" "$LABEL" "$SHAPE"
   done > "$work/ns.yaml"
   kubectl apply --server-side -f "$work/ns.yaml" >/dev/null
   deploy() {   # namespace name labels
     printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s, namespace: %s, labels: {%s}}\nspec:\n  replicas: 0\n  selector: {matchLabels: {app: %s}}\n  template:\n    metadata: {labels: {app: %s}}\n    spec: {containers: [{name: app, image: pause, env: [{name: DATABASE_URL, value: "jdbc:postgresql://db/app"}]}]}\n---\n' \
       "$2" "$1" "$3" "$2" "$2"
   }
+  # SHAPE=app: the Deployments nobody targets carry what a real service's do (init container, probes, resources,
+  # volumes, security contexts, affinity: bench/app-pod-spec.yaml)
+  app() {   # namespace name labels
+    printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s, namespace: %s, labels: {%s}, annotations: {team: checkout}}\nspec:\n  replicas: 0\n  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}\n  selector: {matchLabels: {app: %s}}\n  template:\n    metadata: {labels: {app: %s}, annotations: {prometheus.io/scrape: "true"}}\n    spec:\n%s\n---\n' \
+      "$2" "$1" "$3" "$2" "$2" "${app_spec//APP/$2}"
+  }
+  app_spec=$(sed 's/^/      /' bench/app-pod-spec.yaml)
+  [ "$SHAPE" = app ] && other=app || other=deploy
   # four files applied by four kubectl processes at once: the API server, not kubectl, is the limit then
   n=0
   for p in $(seq 1 "$POLICIES"); do
     for d in $(seq 1 "$PER_POLICY"); do deploy "$(ns_of "$p")" "svc-$d" "db: orders" >> "$work/d.$((n++ % 4)).yaml"; done
   done
   for e in $(seq 1 "$EXTRA"); do
-    deploy "$(ns_of $(( (e - 1) % POLICIES + 1 )))" "other-$e" "tier: other" >> "$work/d.$((n++ % 4)).yaml"
+    $other "$(ns_of $(( (e - 1) % POLICIES + 1 )))" "other-$e" "tier: other" >> "$work/d.$((n++ % 4)).yaml"
   done
   for f in "$work"/d.*.yaml; do kubectl apply --server-side -f "$f" >/dev/null & done
   wait
-  echo "created $POLICIES namespaces, $((POLICIES * PER_POLICY)) targeted and $EXTRA other Deployments in $(secs $(( $(ms) - t0 ))) s"
+  echo "created $POLICIES namespaces, $((POLICIES * PER_POLICY)) targeted and $EXTRA other ($SHAPE) Deployments in $(secs $(( $(ms) - t0 ))) s"
 fi
 
 # policies an interrupted run left (their finalizer needs a running operator): dropped, so that settling is
