@@ -27,6 +27,8 @@ import java.util.function.UnaryOperator;
  *   <li>the message and last update time of a Deployment's or StatefulSet's conditions (their type, status, reason
  *       and transition time stay): unique to each object, and never read;</li>
  *   <li>a pod's or Event's managedFields altogether (nothing reads them);</li>
+ *   <li>of a workload's pod template and a pod's spec, all but what {@link PodSpecs} keeps (container names, env,
+ *       preStop, probe delays), and a StatefulSet's volume claim templates;</li>
  *   <li>kubectl's {@code last-applied-configuration} annotation (a second copy of the whole object).</li>
  * </ul>
  * What stays is then {@link Compaction compacted}: empty collections shared, the rest immutable and sized to its
@@ -130,6 +132,16 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
                     e.setTime(null);
                 }
             }
+        }
+        if (obj instanceof Deployment d && d.getSpec() != null && d.getSpec().getTemplate() != null) {
+            d.getSpec().getTemplate().setSpec(PodSpecs.readPart(d.getSpec().getTemplate().getSpec()));
+        } else if (obj instanceof StatefulSet s && s.getSpec() != null) {
+            s.getSpec().setVolumeClaimTemplates(null);
+            if (s.getSpec().getTemplate() != null) {
+                s.getSpec().getTemplate().setSpec(PodSpecs.readPart(s.getSpec().getTemplate().getSpec()));
+            }
+        } else if (obj instanceof Pod p) {
+            p.setSpec(PodSpecs.readPart(p.getSpec()));
         }
         if (obj instanceof Deployment d && d.getStatus() != null && d.getStatus().getConditions() != null) {
             d.getStatus().getConditions().forEach(c -> {
