@@ -3,6 +3,7 @@ package io.poolbudget.reconciler;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Lifecycle;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 
 /**
@@ -15,10 +16,17 @@ import io.fabric8.kubernetes.api.model.Probe;
  * A StatefulSet's {@code volumeClaimTemplates} go the same way.
  * <p>
  * Writes never start from a cached object (they apply partial objects of their own), so nothing dropped here can be
- * written back. What the sizing reads of a workload is the same before and after ({@code PrunedStoreTest}).
+ * written back. What the sizing reads of a workload is the same before and after ({@code PodSpecsTest}).
  */
 final class PodSpecs {
     private PodSpecs() {
+    }
+
+    /** A workload's pod template (null: nothing to do) keeps only the part of its spec the operator reads. */
+    static void keepReadPart(PodTemplateSpec template) {
+        if (template != null) {
+            template.setSpec(readPart(template.getSpec()));
+        }
     }
 
     static PodSpec readPart(PodSpec spec) {

@@ -133,23 +133,26 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
                 }
             }
         }
-        if (obj instanceof Deployment d && d.getSpec() != null && d.getSpec().getTemplate() != null) {
-            d.getSpec().getTemplate().setSpec(PodSpecs.readPart(d.getSpec().getTemplate().getSpec()));
-        } else if (obj instanceof StatefulSet s && s.getSpec() != null) {
-            s.getSpec().setVolumeClaimTemplates(null);
-            if (s.getSpec().getTemplate() != null) {
-                s.getSpec().getTemplate().setSpec(PodSpecs.readPart(s.getSpec().getTemplate().getSpec()));
+        if (obj instanceof Deployment d) {
+            if (d.getSpec() != null) {
+                PodSpecs.keepReadPart(d.getSpec().getTemplate());
+            }
+            if (d.getStatus() != null && d.getStatus().getConditions() != null) {
+                d.getStatus().getConditions().forEach(c -> {
+                    c.setMessage(null);
+                    c.setLastUpdateTime(null);
+                });
+            }
+        } else if (obj instanceof StatefulSet s) {
+            if (s.getSpec() != null) {
+                s.getSpec().setVolumeClaimTemplates(null);
+                PodSpecs.keepReadPart(s.getSpec().getTemplate());
+            }
+            if (s.getStatus() != null && s.getStatus().getConditions() != null) {
+                s.getStatus().getConditions().forEach(c -> c.setMessage(null));
             }
         } else if (obj instanceof Pod p) {
             p.setSpec(PodSpecs.readPart(p.getSpec()));
-        }
-        if (obj instanceof Deployment d && d.getStatus() != null && d.getStatus().getConditions() != null) {
-            d.getStatus().getConditions().forEach(c -> {
-                c.setMessage(null);
-                c.setLastUpdateTime(null);
-            });
-        } else if (obj instanceof StatefulSet s && s.getStatus() != null && s.getStatus().getConditions() != null) {
-            s.getStatus().getConditions().forEach(c -> c.setMessage(null));
         }
         Map<String, String> annotations = meta.getAnnotations();
         if (annotations != null && annotations.containsKey(LAST_APPLIED)) {
