@@ -30,7 +30,8 @@ import java.util.stream.Collectors;
 
 /**
  * One namespace as the informer caches show it on this pass: workloads, their scalers, the pods
- * and ConfigMaps the operator manages. Nothing here calls the API server.
+ * and ConfigMaps the operator manages. Nothing here calls the API server, but to read a workload whole that a policy
+ * has just started to read (see {@link WorkloadInterest}).
  */
 final class ClusterView implements WorkloadCatalog {
     private final Map<String, Deployment> deployments;
@@ -63,10 +64,13 @@ final class ClusterView implements WorkloadCatalog {
      * secondary-resource index: that index links a resource to the policies that existed when the
      * resource last changed, so an HPA created before its policy would be missed.
      */
-    static ClusterView of(Context<PoolPolicy> context, SettledWorkloads settled) {
+    static ClusterView of(Context<PoolPolicy> context, SettledWorkloads settled, Collection<PoolPolicy> neighbours) {
         String ns = context.getPrimaryResource().getMetadata().getNamespace();
-        List<Deployment> deployments = InformerCaches.cached(context, Deployment.class, ns);
-        List<StatefulSet> statefulSets = InformerCaches.cached(context, StatefulSet.class, ns);
+        // the policy and its neighbours, whose targets a pass reads too (claims): each of their workloads whole
+        List<PoolPolicy> readers = java.util.stream.Stream.concat(java.util.stream.Stream.of(context.getPrimaryResource()),
+                neighbours.stream()).toList();
+        List<Deployment> deployments = InformerCaches.workloads(context, Deployment.class, ns, readers);
+        List<StatefulSet> statefulSets = InformerCaches.workloads(context, StatefulSet.class, ns, readers);
         settled.retain(ns, java.util.stream.Stream.concat(deployments.stream(), statefulSets.stream())
                 .map(o -> o.getMetadata().getUid()).filter(Objects::nonNull).toList());
         return new ClusterView(deployments, statefulSets, InformerCaches.cached(context, HorizontalPodAutoscaler.class, ns),

@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /** How a reconciler reads the informers' caches (never the API server). */
@@ -28,6 +30,33 @@ final class InformerCaches {
             return store.inNamespace(namespace);
         }
         return source.list(namespace).toList();   // one informer per namespace: its store holds only that one
+    }
+
+    /**
+     * A namespace's Deployments or StatefulSets, each of them whole that one of {@code readers} reads. Where the store
+     * kept only a {@link WorkloadInterest skeleton} of one (no policy read it when it was stored), it is read from the
+     * API server, once: the store keeps it whole from then on. One gone meanwhile is left out.
+     */
+    static <R extends HasMetadata> List<R> workloads(Context<PoolPolicy> context, Class<R> type, String namespace,
+                                                     Collection<PoolPolicy> readers) {
+        List<R> cached = cached(context, type, namespace);
+        if (cached.stream().noneMatch(o -> WorkloadInterest.isSkeleton(o) && WorkloadInterest.wanted(readers, o))) {
+            return cached;
+        }
+        @SuppressWarnings("unchecked")
+        var store = (PrunedStore<R>) ((InformerEventSource<R, PoolPolicy>) context.eventSourceRetriever()
+                .getEventSourceFor(type)).configuration().getInformerConfig().getItemStore();
+        List<R> out = new ArrayList<>(cached.size());
+        for (R o : cached) {
+            if (WorkloadInterest.isSkeleton(o) && WorkloadInterest.wanted(readers, o)) {
+                R read = context.getClient().resources(type).inNamespace(namespace).withName(o.getMetadata().getName()).get();
+                o = read == null ? null : store.restore(read);
+            }
+            if (o != null && !WorkloadInterest.isSkeleton(o)) {
+                out.add(o);
+            }
+        }
+        return out;
     }
 
     /** The name of the informer of the pods the operator sized (every namespace it watches). */

@@ -88,7 +88,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         var neighbours = context.getPrimaryCache().list(policy.getMetadata().getNamespace()).toList();
         var meta = policy.getMetadata();
         var counted = writer.counted(outcome -> metrics.wrote(meta.getNamespace(), meta.getName(), outcome));
-        var view = ClusterView.of(context, settled);
+        var view = ClusterView.of(context, settled, neighbours);
         // a shared budget's view spans every namespace: built only for a policy that draws on one
         var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? sharedBudgets(context) : null;
         var result = PolicyPass.run(policy, view, neighbours, shared, counted, clock.instant(), window);
@@ -177,7 +177,7 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
             return DeleteControl.defaultDelete();
         }
         String ns = policy.getMetadata().getNamespace();
-        var view = ClusterView.of(context, settled);
+        var view = ClusterView.of(context, settled, context.getPrimaryCache().list(ns).toList());
         Owner owner = Owner.of(policy);
         for (var t : policy.getStatus().getTargets()) {
             WorkloadKind kind = WorkloadKind.valueOf(t.getKind());
@@ -296,6 +296,9 @@ public class PoolPolicyReconciler implements Reconciler<PoolPolicy>, Cleaner<Poo
         // the others' objects from a shared one: prune only where one informer watches every namespace
         if (context.getControllerConfiguration().getInformerConfig().watchAllNamespaces()) {
             config.withItemStore(type == PoolPolicy.class ? (PrunedStore) PrunedStore.policiesWithoutStatus()
+                    : type == Deployment.class || type == StatefulSet.class
+                    // the controller's cache is synced before JOSDK starts this informer
+                    ? PrunedStore.workloads(ns -> context.getPrimaryCache().list(ns).toList())
                     : new PrunedStore<>());
         }
         return new InformerEventSource<>(config.build(), context);

@@ -9,11 +9,14 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -29,7 +32,9 @@ import java.util.function.UnaryOperator;
  *   <li>a pod's or Event's managedFields altogether (nothing reads them);</li>
  *   <li>of a workload's pod template and a pod's spec, all but what {@link PodSpecs} keeps (container names, env,
  *       preStop, probe delays), and a StatefulSet's volume claim templates;</li>
- *   <li>kubectl's {@code last-applied-configuration} annotation (a second copy of the whole object).</li>
+ *   <li>kubectl's {@code last-applied-configuration} annotation (a second copy of the whole object);</li>
+ *   <li>of a workload no policy reads (a store made by {@link #workloads}), all but a {@link WorkloadInterest
+ *       skeleton}: name, namespace, uid, labels and resource version.</li>
  * </ul>
  * What stays is then {@link Compaction compacted}: empty collections shared, the rest immutable and sized to its
  * content, repeated short strings shared.
@@ -52,15 +57,26 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
     static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
     private final UnaryOperator<R> more;
+    private final Predicate<R> whole;
     private final Map<String, Set<String>> keysByNamespace = new ConcurrentHashMap<>();
 
     public PrunedStore() {
-        this(UnaryOperator.identity());
+        this(UnaryOperator.identity(), o -> true);
     }
 
-    private PrunedStore(UnaryOperator<R> more) {
+    private PrunedStore(UnaryOperator<R> more, Predicate<R> whole) {
         super(Cache::metaNamespaceKeyFunc);
         this.more = more;
+        this.whole = whole;
+    }
+
+    /**
+     * Deployments or StatefulSets: those no policy of their namespace reads are kept as a {@link WorkloadInterest
+     * skeleton}. {@code policiesIn} gives a namespace's policies as the controller's cache holds them.
+     */
+    static <R extends HasMetadata> PrunedStore<R> workloads(Function<String, Collection<PoolPolicy>> policiesIn) {
+        return new PrunedStore<>(UnaryOperator.identity(),
+                o -> WorkloadInterest.wanted(policiesIn.apply(namespace(o)), o));
     }
 
     /**
@@ -71,7 +87,7 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
         return new PrunedStore<>(p -> {
             p.setStatus(null);
             return p;
-        });
+        }, p -> true);
     }
 
     /** PoolPolicies whose status is read for budget shares and raise blockers: without each target's explanation. */
@@ -81,12 +97,12 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
                 p.getStatus().getTargets().forEach(t -> t.setExplanation(null));
             }
             return p;
-        });
+        }, p -> true);
     }
 
     @Override
-    public R put(String key, R obj) {
-        R old = super.put(key, Compaction.compact(more.apply(prune(obj))));
+    public synchronized R put(String key, R obj) {
+        R old = super.put(key, Compaction.compact(whole.test(obj) ? more.apply(prune(obj)) : WorkloadInterest.skeleton(obj)));
         if (old == null) {
             keysByNamespace.compute(namespace(obj), (ns, keys) -> {
                 Set<String> in = keys == null ? ConcurrentHashMap.newKeySet() : keys;
@@ -97,8 +113,24 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
         return old;
     }
 
+    /**
+     * A workload a policy has started to read, as just read from the API server, in place of its skeleton. Nothing
+     * changes when the store holds no skeleton under that key any more (the informer stored the object whole since,
+     * or removed it): what the store holds is returned, null when the object is gone.
+     */
+    synchronized R restore(R read) {
+        String key = getKey(read);
+        R now = get(key);
+        if (now == null || !WorkloadInterest.isSkeleton(now)) {
+            return now;
+        }
+        R kept = Compaction.compact(more.apply(prune(read)));
+        super.put(key, kept);
+        return kept;
+    }
+
     @Override
-    public R remove(String key) {
+    public synchronized R remove(String key) {
         R old = super.remove(key);
         if (old != null) {
             keysByNamespace.computeIfPresent(namespace(old), (ns, keys) -> keys.remove(key) && keys.isEmpty() ? null : keys);
