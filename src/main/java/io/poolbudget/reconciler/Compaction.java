@@ -1,5 +1,6 @@
 package io.poolbudget.reconciler;
 
+import io.fabric8.kubernetes.client.CustomResource;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -23,10 +24,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  * Cached objects are read-only to the operator (writes build partial objects of their own): an immutable collection
  * here only turns an accidental write into a cache object, which would be a bug anyway, into an exception. A map or
- * list holding a null is left as it is. Only fabric8's model classes are walked; anything else is left untouched.
+ * list holding a null is left as it is. Only fabric8's model classes and our own resources ({@code io.poolbudget.api},
+ * with what they inherit from fabric8's {@code CustomResource}) are walked; anything else is left untouched. A cached
+ * policy's status repeats the same short strings in every target (kinds, states, reasons), in up to four caches.
  */
 final class Compaction {
     private static final String MODEL = "io.fabric8.kubernetes.api.model.";
+    private static final String OURS = "io.poolbudget.api.";
     private static final int SLOTS = 1 << 15;
     private static final int LONGEST = 96;
     private static final String[] TABLE = new String[SLOTS];
@@ -61,7 +65,8 @@ final class Compaction {
     }
 
     private static boolean isModel(Class<?> type) {
-        return type.getName().startsWith(MODEL);
+        return !type.isEnum() && (type.getName().startsWith(MODEL) || type.getName().startsWith(OURS)
+                || type == CustomResource.class);
     }
 
     private static void walk(Object object) {

@@ -71,4 +71,25 @@ class CompactionTest {
         String shorter = "ClusterFirst";
         assertThat(Compaction.dedup(new String(shorter))).isSameAs(Compaction.dedup(new String(shorter)));
     }
+
+    @Test
+    void aPolicySaysTheSameAfterCompactionAndSharesItsTargetsStrings() {
+        String policy = """
+            {"apiVersion":"poolbudget.io/v1alpha1","kind":"PoolPolicy","metadata":{"name":"db","namespace":"shop"},
+             "spec":{"database":{"cores":8},"injection":{"preset":"hikari-env"},
+              "targets":[{"kind":"Deployment","selector":{"matchLabels":{"db":"orders"}}}]},
+             "status":{"targetStates":{"Applied":2},
+              "targets":[{"kind":"Deployment","name":"api","state":"Applied","poolSize":4,"explanation":"EXPLAINED"},
+                         {"kind":"Deployment","name":"web","state":"Applied","poolSize":4,"explanation":"EXPLAINED"}]}}
+            """.replace("EXPLAINED", "peak pods 4 = 3 (current replicas 3) + 1 surge ".repeat(3));
+        var p = Serialization.unmarshal(policy, io.poolbudget.api.v1alpha1.PoolPolicy.class);
+        String before = Serialization.asJson(p);
+        Compaction.compact(p);
+        assertThat(Serialization.asJson(p)).isEqualTo(before);
+        var targets = p.getStatus().getTargets();
+        assertThat(targets.get(0).getState()).isSameAs(targets.get(1).getState());
+        assertThat(targets.get(0).getKind()).isSameAs(targets.get(1).getKind());
+        assertThat(p.getSpec().getTargets().get(0).getKind()).isEqualTo(io.poolbudget.api.v1alpha1.WorkloadKind.Deployment);
+        assertThatThrownBy(() -> targets.add(null)).isInstanceOf(UnsupportedOperationException.class);
+    }
 }
