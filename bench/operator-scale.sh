@@ -173,9 +173,13 @@ fi
 # --- no-op, restart -------------------------------------------------------------------------------------------
 if kill -0 "$op" 2>/dev/null; then
   w0=$(metric poolbudget_writes_total); sleep 30; w1=$(metric poolbudget_writes_total)
-  echo "writes during 30 s of no-op: $((w1 - w0))"
+  if kill -0 "$op" 2>/dev/null; then
+    echo "writes during 30 s of no-op: $((w1 - w0))"
+  else
+    echo "writes during 30 s of no-op: not known, the operator was gone before their end (OOM kills: $(awk '/oom_kill /{print $2}' "$cg/memory.oom_control"))"
+  fi
   memory "after the scale events"
-  kill "$op"; wait "$op" 2>/dev/null || true
+  kill "$op" 2>/dev/null || true; wait "$op" 2>/dev/null || true
   t0=$(ms); start_operator
   until [ "$(metric poolbudget_reconciles_total)" -ge "$POLICIES" ]; do
     kill -0 "$op" 2>/dev/null || break; sleep 0.5
