@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
-/** How a reconciler reads the informers' caches (never the API server). */
+/** How a reconciler reads the informers' caches (the API server only for a workload kept as a skeleton: {@link #workloads}). */
 final class InformerCaches {
     private InformerCaches() {}
 
@@ -49,7 +49,10 @@ final class InformerCaches {
         List<R> out = new ArrayList<>(cached.size());
         for (R o : cached) {
             if (WorkloadInterest.isSkeleton(o) && WorkloadInterest.wanted(readers, o)) {
-                R read = context.getClient().resources(type).inNamespace(namespace).withName(o.getMetadata().getName()).get();
+                // a list by name: the operator may list and watch workloads, not get them
+                R read = context.getClient().resources(type).inNamespace(namespace)
+                        .withField("metadata.name", o.getMetadata().getName()).list().getItems().stream()
+                        .findFirst().orElse(null);
                 o = read == null ? null : store.restore(read);
             }
             if (o != null && !WorkloadInterest.isSkeleton(o)) {

@@ -68,6 +68,16 @@ class InstallE2E extends OperatorTestBase {
               injection: {maxPoolSizeEnv: REPLICA_POOL_SIZE}
               targets: [{name: web}]
             """;
+    /** Names a Deployment no policy read before: the operator's cache holds only its skeleton until then. */
+    private static final String LATE_POLICY = """
+            apiVersion: poolbudget.io/v1alpha1
+            kind: PoolPolicy
+            metadata: {name: late-db}
+            spec:
+              database: {cores: 2}
+              injection: {preset: hikari-env}
+              targets: [{name: late}]
+            """;
     private static Installation install;
     private static String shared;
     private static RealApps apps;
@@ -261,6 +271,14 @@ class InstallE2E extends OperatorTestBase {
         client.resources(io.poolbudget.api.v1alpha1.DatabaseBudget.class).withName("install-e2e").waitUntilCondition(b ->
                 b.getStatus() != null && b.getStatus().getPolicies().size() == 1
                         && Long.valueOf(8).equals(b.getStatus().getPolicies().get(0).getAllocated()), 60, TimeUnit.SECONDS);
+        // A workload no policy read when it appeared is cached as a skeleton (WorkloadInterest); the policy that
+        // starts to read it has it read whole, with the verbs the operator holds (the audit below counts the rest).
+        create(deployment("late", 1, Map.of()));
+        applyPolicy(LATE_POLICY);
+        awaitPolicy("late-db", p -> p.getStatus() != null && p.getStatus().getTargets() != null
+                && p.getStatus().getTargets().stream().anyMatch(t -> "late".equals(t.getName())
+                && "Applied".equals(t.getState())));
+        assertThat(templateEnv("late", MAX)).as("late's size written").isNotNull();
         // Remove takes back the ConfigMap and the variables: the last of what the operator may call.
         Awaitility.await("fake-db's ConfigMap for web").atMost(60, TimeUnit.SECONDS).until(() ->
                 client.configMaps().inNamespace(ns).withName("poolbudget-fake-db-deployment-web").get() != null);
