@@ -79,10 +79,9 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
                                 boolean sharedBudgets,
                                 @ConfigProperty(name = "poolbudget.live-over-budget-grace", defaultValue = "15s")
                                 Duration liveGrace,
-                                @ConfigProperty(name = "quarkus.operator-sdk.controllers." + NAME + ".namespaces",
+                                @ConfigProperty(name = WatchedNamespaces.PROPERTY,
                                         defaultValue = Constants.WATCH_ALL_NAMESPACES) String namespaces) {
-        this.allNamespaces = java.util.Arrays.stream(namespaces.split(",")).map(String::trim)
-                .anyMatch(n -> n.isEmpty() || Constants.WATCH_ALL_NAMESPACES.equals(n));
+        this.allNamespaces = WatchedNamespaces.of(namespaces).isEmpty();
         this.statusAggregator = new StatusAggregator(clock, liveGrace);
         this.client = client;
         this.sharedBudgets = sharedBudgets;

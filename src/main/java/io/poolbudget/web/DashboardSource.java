@@ -5,12 +5,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.reconciler.PrunedStore;
+import io.poolbudget.reconciler.WatchedNamespaces;
+import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -21,8 +22,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class DashboardSource {
-    static final String ALL_NAMESPACES = "JOSDK_ALL_NAMESPACES";
-
     private final KubernetesClient client;
     private final boolean enabled;
     private final List<String> namespaces;
@@ -31,11 +30,10 @@ public class DashboardSource {
 
     DashboardSource(KubernetesClient client,
                     @ConfigProperty(name = "poolbudget.dashboard.enabled", defaultValue = "true") boolean enabled,
-                    @ConfigProperty(name = "quarkus.operator-sdk.controllers.poolpolicy.namespaces",
-                            defaultValue = ALL_NAMESPACES) String namespaces) {
+                    @ConfigProperty(name = WatchedNamespaces.PROPERTY, defaultValue = Constants.WATCH_ALL_NAMESPACES) String namespaces) {
         this.client = client;
         this.enabled = enabled;
-        this.namespaces = Arrays.stream(namespaces.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        this.namespaces = WatchedNamespaces.of(namespaces);
     }
 
     public boolean enabled() {
@@ -46,8 +44,8 @@ public class DashboardSource {
         if (!enabled) {
             return;
         }
-        boolean all = namespaces.isEmpty() || namespaces.contains(ALL_NAMESPACES);
-        for (String ns : all ? List.of(ALL_NAMESPACES) : namespaces) {
+        boolean all = namespaces.isEmpty();
+        for (String ns : all ? List.of(Constants.WATCH_ALL_NAMESPACES) : namespaces) {
             var policyOp = all ? client.resources(PoolPolicy.class).inAnyNamespace()
                     : client.resources(PoolPolicy.class).inNamespace(ns);
             // paged lists and pruned, compacted stores, as the reconciler's own caches (PrunedStore)
