@@ -8,6 +8,7 @@ import io.poolbudget.api.v1alpha1.PoolPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Predicate;
 
 /** How a reconciler reads the informers' caches (the API server only for a workload kept as a skeleton: {@link #workloads}). */
 final class InformerCaches {
@@ -19,17 +20,28 @@ final class InformerCaches {
      * {@code list(namespace)} filters every cached object, which with 50,000 Deployments in the cluster was most of
      * a pass's time.
      */
-    @SuppressWarnings("unchecked")
     static <R extends HasMetadata> List<R> cached(Context<PoolPolicy> context, Class<R> type, String namespace) {
-        var source = (InformerEventSource<R, PoolPolicy>) context.eventSourceRetriever().getEventSourceFor(type);
+        var source = source(context, type);
         if (namespace == null) {
             return source.list().toList();
         }
         // not fabric8's namespace index: an object being updated is missing from it for a moment (see PrunedStore)
-        if (source.configuration().getInformerConfig().getItemStore() instanceof PrunedStore<R> store) {
-            return store.inNamespace(namespace);
-        }
-        return source.list(namespace).toList();   // one informer per namespace: its store holds only that one
+        PrunedStore<R> store = prunedStore(source);
+        return store != null ? store.inNamespace(namespace)
+                : source.list(namespace).toList();   // one informer per namespace: its store holds only that one
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <R extends HasMetadata> InformerEventSource<R, PoolPolicy> source(Context<PoolPolicy> context,
+                                                                                     Class<R> type) {
+        return (InformerEventSource<R, PoolPolicy>) context.eventSourceRetriever().getEventSourceFor(type);
+    }
+
+    /** The informer's store where it is ours (one informer watches every namespace), else null. */
+    @SuppressWarnings("unchecked")
+    private static <R extends HasMetadata> PrunedStore<R> prunedStore(InformerEventSource<R, PoolPolicy> source) {
+        return source.configuration().getInformerConfig().getItemStore() instanceof PrunedStore<?> store
+                ? (PrunedStore<R>) store : null;
     }
 
     /**
@@ -40,15 +52,14 @@ final class InformerCaches {
     static <R extends HasMetadata> List<R> workloads(Context<PoolPolicy> context, Class<R> type, String namespace,
                                                      Collection<PoolPolicy> readers) {
         List<R> cached = cached(context, type, namespace);
-        if (cached.stream().noneMatch(o -> WorkloadInterest.isSkeleton(o) && WorkloadInterest.wanted(readers, o))) {
+        Predicate<R> toRead = o -> WorkloadInterest.isSkeleton(o) && WorkloadInterest.wanted(readers, o);
+        if (cached.stream().noneMatch(toRead)) {
             return cached;
         }
-        @SuppressWarnings("unchecked")
-        var store = (PrunedStore<R>) ((InformerEventSource<R, PoolPolicy>) context.eventSourceRetriever()
-                .getEventSourceFor(type)).configuration().getInformerConfig().getItemStore();
+        PrunedStore<R> store = prunedStore(source(context, type));   // only our store keeps skeletons
         List<R> out = new ArrayList<>(cached.size());
         for (R o : cached) {
-            if (WorkloadInterest.isSkeleton(o) && WorkloadInterest.wanted(readers, o)) {
+            if (toRead.test(o)) {
                 // a list by name: the operator may list and watch workloads, not get them
                 R read = context.getClient().resources(type).inNamespace(namespace)
                         .withField("metadata.name", o.getMetadata().getName()).list().getItems().stream()
