@@ -134,8 +134,32 @@ if [ -n "${HISTOGRAM:-}" ] && kill -0 "$op" 2>/dev/null; then
 fi
 
 # --- scale events ---------------------------------------------------------------------------------------------
+# The API server's own latency histograms (cumulative since it started; a snapshot before and after the events gives
+# theirs): how long the writes on the path scale -> template -> status took inside the API server and etcd.
+api_histograms() {
+  kubectl get --raw /metrics | awk '
+    /^apiserver_request_duration_seconds_bucket/ && /verb="APPLY"/ && /resource="(deployments|poolpolicies)"/ {
+      r = $0; sub(/.*resource="/, "", r); sub(/".*/, "", r); s = $0; sub(/.*subresource="/, "", s); sub(/".*/, "", s)
+      le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le); k = "apiserver:APPLY:" r (s == "" ? "" : "/" s); h[k " " le] += $NF }
+    /^etcd_request_duration_seconds_bucket/ && /operation="update"/ && /type="(deployments.apps|poolpolicies.poolbudget.io)"/ {
+      t = $0; sub(/.*type="/, "", t); sub(/".*/, "", t); le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le)
+      h["etcd:update:" t " " le] += $NF }
+    END { for (k in h) print k, h[k] }'
+}
+api_latency() {   # before-file after-file: p50 and p99 of each histogram's increase, as the bucket bound that holds them
+  awk 'NR == FNR {b[$1 FS $2] = $3; next}
+       {k = $1; n[k]++; L[k, n[k]] = $2; C[k, n[k]] = $3 - b[k FS $2]}
+       END { for (k in n) { tot = 0; for (i = 1; i <= n[k]; i++) if (L[k, i] == "+Inf") tot = C[k, i]
+               if (tot == 0) continue; p50 = p99 = ""
+               # the buckets in increasing order of their bound
+               m = 0; for (i = 1; i <= n[k]; i++) if (L[k, i] != "+Inf") { m++; v[m] = L[k, i] + 0; c[m] = C[k, i] }
+               for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t; t = c[i]; c[i] = c[j]; c[j] = t }
+               for (i = 1; i <= m; i++) { if (p50 == "" && c[i] >= tot * 0.5) p50 = v[i] * 1000; if (p99 == "" && c[i] >= tot * 0.99) p99 = v[i] * 1000 }
+               printf "  %s: %d requests, p50 <= %s ms, p99 <= %s ms\n", k, tot, (p50 == "" ? "inf" : p50), (p99 == "" ? "inf" : p99) } }' "$1" "$2" | sort
+}
 if kill -0 "$op" 2>/dev/null; then
   : > "$work/template.ms"; : > "$work/status.ms"
+  api_histograms > "$work/api.before"
   # Two watches per event, started before the scale, each line stamped on arrival: no polling interval in the figures.
   stamp() { while IFS= read -r line; do echo "$(ms) $line"; done; }
   for i in $(seq 1 "$SAMPLES"); do
@@ -167,6 +191,9 @@ if kill -0 "$op" 2>/dev/null; then
     sleep 1
   done
   echo "scale event -> new size in the template: p50 $(pct 50 < "$work/template.ms") ms, p99 $(pct 99 < "$work/template.ms") ms; -> status: p50 $(pct 50 < "$work/status.ms") ms, p99 $(pct 99 < "$work/status.ms") ms ($SAMPLES events, from the watch event showing the new replicas to the watch event showing the change)"
+  api_histograms > "$work/api.after"
+  echo "  during the scale events, by the API server's histograms (bucket bounds):"
+  api_latency "$work/api.before" "$work/api.after"
   sleep 10
 fi
 
