@@ -64,9 +64,27 @@ final class PolicyPass {
         return run(policy, view, neighbours, null, writer, now, window);
     }
 
-    /** {@code shared}: the DatabaseBudgets a policy may reference (null where there are none). */
+    /**
+     * Told what a pass is about to write, while the writes are in flight: the pass's outcome with each target being
+     * written in state Rolling (or Paused), "writing pool size N", and the size it had before as applied. The
+     * reconciler puts that in the status, so that the status shows a change at once rather than after a second
+     * round trip; the pass's own outcome, after its writes, follows it.
+     */
+    @FunctionalInterface
+    interface Announcer {
+        Announcer NONE = writing -> { };
+
+        void announce(Result writing);
+    }
+
     static Result run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, SharedBudgets shared,
                       WorkloadWriter writer, Instant now, Duration window) {
+        return run(policy, view, neighbours, shared, writer, now, window, Announcer.NONE);
+    }
+
+    /** {@code shared}: the DatabaseBudgets a policy may reference (null where there are none). */
+    static Result run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, SharedBudgets shared,
+                      WorkloadWriter writer, Instant now, Duration window, Announcer announcer) {
         PolicyPlan plan;
         try {
             plan = PolicyPlanner.plan(policy, view, shared == null ? OFF : shared);
@@ -124,6 +142,9 @@ final class PolicyPass {
         }
         List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), blockers, now, window);
         List<CompletableFuture<TargetOutcome>> acts = new ArrayList<>();
+        List<TargetOutcome> writing = new ArrayList<>(outcomes);
+        boolean anyWrite = false;
+        boolean retrying = false;
         for (int i = 0; i < sized.size(); i++) {
             Decision d = decisions.get(i);
             String change = sized.get(i).budgetChange();
@@ -135,18 +156,44 @@ final class PolicyPass {
             Decision decision = d;
             // The writes of one pass go out together: each decision was made for this pass already (a raise that must
             // wait for shrinks is held, not written), and the status waits for the last of them.
-            acts.add(decision.action() == Action.APPLY && !dryRun
+            boolean writes = decision.action() == Action.APPLY && !dryRun;
+            var act = writes
                     ? CompletableFuture.supplyAsync(() -> act(policy, owner, view, target, decision, budget, false, writer), WRITES)
-                    : CompletableFuture.completedFuture(act(policy, owner, view, target, decision, budget, dryRun, writer)));
+                    : CompletableFuture.completedFuture(act(policy, owner, view, target, decision, budget, dryRun, writer));
+            acts.add(act);
+            writing.add(writes ? beingWritten(target, decision) : act.join());
+            anyWrite |= writes;
+            TargetStatus before = writes ? previous.get(target.workload().id()) : null;
+            retrying |= before != null && State.Conflict.name().equals(before.getState());
+        }
+        List<TargetOutcome> missing = plan.missing().stream().map(m -> new TargetOutcome(m.kind().name(), m.name(),
+                null, null, null, State.NotFound, m.problem(), null, false, null)).toList();
+        // Not where a write failed last time: a status saying it is being written again would read as resolved, only
+        // to say the same failure a moment later.
+        RuntimeException unannounced = null;
+        if (anyWrite && !retrying) {
+            writing.addAll(missing);
+            try {
+                announcer.announce(new Result(plan, null, writing, null));
+            } catch (RuntimeException e) {
+                unannounced = e; // thrown once the writes have returned: the pass ends after them, whatever happens
+            }
         }
         for (var act : acts) {
             outcomes.add(joined(act));
         }
-        for (var missing : plan.missing()) {
-            outcomes.add(new TargetOutcome(missing.kind().name(), missing.name(), null, null, null, State.NotFound,
-                    missing.problem(), null, false, null));
+        if (unannounced != null) {
+            throw unannounced;
         }
+        outcomes.addAll(missing);
         return new Result(plan, null, outcomes, dryRun ? null : RolloutDecider.nextCheck(decisions, now, window));
+    }
+
+    /** A target whose new size is being written, as the status shows it until the write has returned. */
+    private static TargetOutcome beingWritten(Sized s, Decision d) {
+        int size = s.allocation().poolSize();
+        return s.paused() ? s.pausedOutcome(s.state().applied(), "while pool size " + size + " is being written", false)
+                : s.outcome(s.state().applied(), State.Rolling, "writing pool size " + size + ": " + d.reason(), null, false);
     }
 
     /**

@@ -47,6 +47,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.concurrent.atomic.AtomicReference;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.reconciler.ResourceCache;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -127,18 +130,39 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
         var view = ClusterView.of(context, settled, neighbours);
         // a shared budget's view spans every namespace: built only for a policy that draws on one
         var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? sharedBudgets(context) : null;
-        var result = PolicyPass.run(policy, view, neighbours, shared, counted, clock.instant(), window);
+        var announced = new AtomicReference<>(policy.getStatus());
+        var result = PolicyPass.run(policy, view, neighbours, shared, counted, clock.instant(), window,
+                writing -> announce(policy, context, view, writing, announced));
         PoolPolicyStatus desired = statusAggregator.status(policy, result, events.lastReported(policy));
         observed(policy, context, view, result, desired);
         events.record(policy, result, desired);
         metrics.record(meta.getNamespace(), meta.getName(), databaseName(policy), desired);
         metrics.reconciled();
-        UpdateControl<PoolPolicy> control = JSON.valueToTree(desired).equals(JSON.valueToTree(policy.getStatus()))
+        UpdateControl<PoolPolicy> control = JSON.valueToTree(desired).equals(JSON.valueToTree(announced.get()))
                 ? UpdateControl.noUpdate() : UpdateControl.patchStatus(statusOnly(policy, desired));
         Duration recheck = statusAggregator.recheck(policy);
         Duration next = result.requeue() == null ? recheck : recheck == null ? result.requeue()
                 : recheck.compareTo(result.requeue()) < 0 ? recheck : result.requeue();
         return next == null ? control : control.rescheduleAfter(Math.max(1000, next.toMillis() + 1));
+    }
+
+    /**
+     * The status while a pass's writes are in flight (PolicyPass.Announcer), written alongside them: a scale event
+     * shows in the status after one round trip to the API server, not two. Written as JOSDK writes the pass's own
+     * status afterwards (server-side apply, the controller's field manager, forced), so that one owner holds the
+     * fields and the later write replaces every one of them; {@code announced} is what the status now is.
+     */
+    private void announce(PoolPolicy policy, Context<PoolPolicy> context, ClusterView view, PolicyPass.Result writing,
+                          AtomicReference<PoolPolicyStatus> announced) {
+        PoolPolicyStatus status = statusAggregator.status(policy, writing, events.lastReported(policy));
+        observed(policy, context, view, writing, status);
+        if (JSON.valueToTree(status).equals(JSON.valueToTree(announced.get()))) {
+            return;
+        }
+        client.resource(statusOnly(policy, status)).subresource("status").patch(new PatchContext.Builder()
+                .withFieldManager(context.getControllerConfiguration().fieldManager()).withForce(true)
+                .withPatchType(PatchType.SERVER_SIDE_APPLY).build());
+        announced.set(status);
     }
 
     /** spec.database.observe: the database's last read (JOSDK's cache of ObservationSource) into the status. */
