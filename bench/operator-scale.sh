@@ -139,10 +139,10 @@ fi
 api_histograms() {
   kubectl get --raw /metrics | awk '
     /^apiserver_request_duration_seconds_bucket/ && /verb="APPLY"/ && /resource="(deployments|poolpolicies)"/ {
-      r = $0; sub(/.*resource="/, "", r); sub(/".*/, "", r); s = $0; sub(/.*subresource="/, "", s); sub(/".*/, "", s)
+      r = $0; sub(/.*[{,]resource="/, "", r); sub(/".*/, "", r); s = $0; sub(/.*subresource="/, "", s); sub(/".*/, "", s)
       le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le); k = "apiserver:APPLY:" r (s == "" ? "" : "/" s); h[k " " le] += $NF }
-    /^etcd_request_duration_seconds_bucket/ && /operation="update"/ && /type="(deployments.apps|poolpolicies.poolbudget.io)"/ {
-      t = $0; sub(/.*type="/, "", t); sub(/".*/, "", t); le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le)
+    /^etcd_request_duration_seconds_bucket/ && /operation="update"/ && /[{,]resource="(deployments|poolpolicies)"/ {
+      t = $0; sub(/.*[{,]resource="/, "", t); sub(/".*/, "", t); le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le)
       h["etcd:update:" t " " le] += $NF }
     END { for (k in h) print k, h[k] }'
 }
