@@ -1,0 +1,157 @@
+package io.poolbudget.reconciler;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.PrimaryToSecondaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.poolbudget.api.v1alpha1.DatabaseBudget;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.observe.PostgresReader;
+import io.poolbudget.planning.SharedBudgets;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What a PoolPolicy's pass reads and what wakes it: the informers on workloads, HPAs, policies, sized pods, their
+ * ConfigMaps, DatabaseBudgets and namespaces, each with the mapper from its events to the policies they concern, the
+ * stores that keep only what sizing reads ({@link PrunedStore}), and the database observation.
+ */
+final class PolicyEventSources {
+    private final NamespacePolicies policies;
+    private final boolean sharedBudgets;
+    private final KubernetesClient client;
+    private final PostgresReader reader;
+
+    PolicyEventSources(NamespacePolicies policies, boolean sharedBudgets, KubernetesClient client, PostgresReader reader) {
+        this.policies = policies;
+        this.sharedBudgets = sharedBudgets;
+        this.client = client;
+        this.reader = reader;
+    }
+
+    List<EventSource<?, PoolPolicy>> create(EventSourceContext<PoolPolicy> context) {
+        // A workload or HPA change may concern any policy of its namespace (by name or selector, or one
+        // that claimed it before a relabel or deletion); policies per namespace are few.
+        SecondaryToPrimaryMapper<HasMetadata> namespacePolicies = r -> policies.in(context.getPrimaryCache(),
+                r.getMetadata().getNamespace()).map(ResourceID::fromResource).collect(Collectors.toSet());
+        // A policy of a shared budget concerns every other policy of that budget, in any namespace (shares and
+        // shrink-first ordering span them); a DatabaseBudget its policies; a namespace's labels its policies' admission.
+        java.util.function.Function<String, Set<ResourceID>> drawingOn = budget -> context.getPrimaryCache()
+                .list(p -> budget.equals(SharedBudgets.ref(p))).map(ResourceID::fromResource).collect(Collectors.toSet());
+        SecondaryToPrimaryMapper<HasMetadata> budgetPolicies = r -> drawingOn.apply(r.getMetadata().getName());
+        SecondaryToPrimaryMapper<HasMetadata> policiesAndPeers = r -> {
+            Set<ResourceID> ids = new java.util.HashSet<>(namespacePolicies.toPrimaryResourceIDs(r));
+            String ref = r instanceof PoolPolicy p ? SharedBudgets.ref(p) : null;
+            if (ref != null) {
+                ids.addAll(drawingOn.apply(ref));
+            }
+            return ids;
+        };
+        SecondaryToPrimaryMapper<HasMetadata> referencingPolicies = r -> context.getPrimaryCache()
+                .list(r.getMetadata().getName(), p -> SharedBudgets.ref(p) != null)
+                .map(ResourceID::fromResource).collect(Collectors.toSet());
+        // A pod or ConfigMap concerns the policies whose keys it carries (Owner): its pool-size annotations, or the
+        // ConfigMap's (and version 0.1's pods') policy label.
+        SecondaryToPrimaryMapper<HasMetadata> sizedBy = r -> {
+            List<String> keys = Owner.keysOn(r.getMetadata());
+            return keys.isEmpty() ? Set.of() : policies.in(context.getPrimaryCache(), r.getMetadata().getNamespace())
+                    .filter(p -> keys.contains(Owner.of(p).key()) || keys.contains(p.getMetadata().getName()))
+                    .map(ResourceID::fromResource).collect(Collectors.toSet());
+        };
+        // A pod that holds a shared budget's connections from outside its admitted policies concerns every policy of
+        // that budget: what it holds is reserved, and a raise waits while it shuts down.
+        SecondaryToPrimaryMapper<HasMetadata> podMapper = !sharedBudgets ? sizedBy : r -> {
+            Set<ResourceID> ids = sizedBy.toPrimaryResourceIDs(r);
+            if (r instanceof Pod pod) {
+                for (String budget : BudgetHoldings.budgetsOn(pod)) {
+                    boolean admittedOwner = policies.in(context.getPrimaryCache(), pod.getMetadata().getNamespace())
+                            .anyMatch(p -> budget.equals(pod.getMetadata().getAnnotations()
+                                    .get(Owner.of(p).budgetAnnotation())) && budget.equals(SharedBudgets.ref(p))
+                                    && p.getStatus() != null && p.getStatus().getBudget() != null);
+                    if (!admittedOwner) {
+                        ids = new java.util.HashSet<>(ids);
+                        ids.addAll(drawingOn.apply(budget));
+                    }
+                }
+            }
+            return ids;
+        };
+        List<EventSource<?, PoolPolicy>> sources = new java.util.ArrayList<>(List.of(
+                informer(context, Deployment.class, namespacePolicies, null),
+                informer(context, StatefulSet.class, namespacePolicies, null),
+                informer(context, HorizontalPodAutoscaler.class, namespacePolicies, null),
+                // Claims span policies: when one appears, changes or goes, its neighbours must look again
+                // (a conflict appears or clears for both).
+                informer(context, PoolPolicy.class, policiesAndPeers, null),
+                // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster. Pods
+                // version 0.1 labelled come from a second informer until they are gone.
+                informer(context, Pod.class, podMapper, Owner.SIZED_LABEL),
+                informer(context, Pod.class, sizedBy, Owner.POLICY_LABEL),
+                informer(context, ConfigMap.class, sizedBy, Owner.POLICY_LABEL),
+                // spec.database.observe: the database's own connection count, read on a timer
+                ObservationSource.create(context, client, reader)));
+        if (sharedBudgets) {
+            sources.add(clusterInformer(context, DatabaseBudget.class, budgetPolicies));
+            sources.add(clusterInformer(context, Namespace.class, referencingPolicies));
+        }
+        return sources;
+    }
+
+    /**
+     * Workloads, HPAs, policies, DatabaseBudgets and namespaces are read from their caches directly
+     * ({@link InformerCaches#cached}), never as JOSDK's secondary resources of a policy: this mapper (JOSDK asks
+     * none of them for secondary resources) keeps JOSDK from indexing them by policy. That index held an entry
+     * for every workload under each policy of its namespace (50,000 entries after a restart at 50,000
+     * Deployments), and for every policy under each policy sharing its budget, which grows with the square of
+     * the policies on one budget.
+     */
+    private static final PrimaryToSecondaryMapper<PoolPolicy> READ_BY_NAMESPACE = policy -> Set.of();
+
+    /** An informer on a cluster-scoped resource (whatever namespaces the controller watches). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static <R extends HasMetadata> EventSource<?, PoolPolicy> clusterInformer(
+            EventSourceContext<PoolPolicy> context, Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper) {
+        return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, PoolPolicy.class)
+                .withName(type.getSimpleName().toLowerCase()).withItemStore(new PrunedStore<>())
+                .withInformerListLimit(PrunedStore.LIST_LIMIT).withPrimaryToSecondaryMapper(READ_BY_NAMESPACE)
+                .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper).build(), context);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private <R extends HasMetadata> EventSource<?, PoolPolicy> informer(EventSourceContext<PoolPolicy> context,
+            Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper, String labelSelector) {
+        var config = InformerEventSourceConfiguration.from(type, PoolPolicy.class)
+                .withName(type.getSimpleName().toLowerCase() + (labelSelector == null ? "" : "-" + labelSelector)
+                        .replaceAll("[^a-z0-9-]", "-"))
+                .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper)
+                .withNamespacesInheritedFromController().withInformerListLimit(PrunedStore.LIST_LIMIT);
+        if (type != Pod.class && type != ConfigMap.class) {
+            config.withPrimaryToSecondaryMapper(READ_BY_NAMESPACE);
+        }
+        if (labelSelector != null) {
+            config.withLabelSelector(labelSelector);
+        }
+        // JOSDK gives one store to the informer of every watched namespace, and each informer's relist would drop
+        // the others' objects from a shared one: prune only where one informer watches every namespace
+        if (context.getControllerConfiguration().getInformerConfig().watchAllNamespaces()) {
+            config.withItemStore(type == PoolPolicy.class ? (PrunedStore) PrunedStore.policiesWithoutStatus()
+                    : type == Deployment.class || type == StatefulSet.class
+                    // the controller's cache is synced before JOSDK starts this informer
+                    ? PrunedStore.workloads(ns -> policies.in(context.getPrimaryCache(), ns).toList())
+                    : new PrunedStore<>());
+        }
+        return new InformerEventSource<>(config.build(), context);
+    }
+}
