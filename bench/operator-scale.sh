@@ -126,7 +126,7 @@ memory() {
   if [[ "$JVM_FLAGS" == *NativeMemoryTracking* ]]; then   # the JVM's own account of its non-heap memory
     jcmd "$op" VM.native_memory summary 2>/dev/null | awk '/^-/ && /committed=/ {n=$2; sub(/\(.*/, "", n); c=$0; sub(/.*committed=/, "", c); sub(/KB.*/, "", c); printf "%s %d MiB, ", n, c/1024} END {print ""}' | sed 's/^/  native memory (committed): /'
   fi
-  echo "memory ($1): RSS $rss MiB, live heap after a full GC $heap MiB, cgroup peak $(( $(cat "$cg/memory.max_usage_in_bytes") / 1048576 )) MiB of $LIMIT_MIB, OOM kills $(awk '/oom_kill /{print $2}' "$cg/memory.oom_control")"
+  echo "memory ($1): RSS $rss MiB ($(ls /proc/$op/task | wc -l) threads), live heap after a full GC $heap MiB, cgroup peak $(( $(cat "$cg/memory.max_usage_in_bytes") / 1048576 )) MiB of $LIMIT_MIB, OOM kills $(awk '/oom_kill /{print $2}' "$cg/memory.oom_control")"
 }
 memory "settled"
 if [ -n "${HISTOGRAM:-}" ] && kill -0 "$op" 2>/dev/null; then
