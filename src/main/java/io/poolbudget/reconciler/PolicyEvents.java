@@ -44,7 +44,8 @@ final class PolicyEvents {
      * {@link #QUEUED} wait already (1,000 policies applied at once), the pass sends its own: it slows down rather than
      * lose one.
      */
-    private final ThreadPoolExecutor sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+    /** Package-private for tests, which wait for it to be idle. */
+    final ThreadPoolExecutor sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
             new ArrayBlockingQueue<>(QUEUED), r -> {
                 Thread t = new Thread(r, "poolbudget-events");
                 t.setDaemon(true);
@@ -144,6 +145,11 @@ final class PolicyEvents {
                 // (a terminating namespace, a throttled API server) must not fail the reconcile.
                 LOG.warnf("could not record event %s on PoolPolicy %s/%s: %s", reason, meta.getNamespace(),
                         meta.getName(), e.getMessage());
+            } catch (IllegalStateException e) {
+                // The operator is stopping: its HTTP client was closed with Events still queued. They are lost as
+                // client-go's are on shutdown; a stack trace from this thread would only alarm whoever reads the log.
+                LOG.debugf("event %s on PoolPolicy %s/%s not sent, the operator is stopping: %s", reason,
+                        meta.getNamespace(), meta.getName(), e.getMessage());
             }
         });
     }
