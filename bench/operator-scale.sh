@@ -106,12 +106,16 @@ settled() {
   [ "$(kubectl get poolpolicies -A -o jsonpath='{range .items[*]}{.status.targetStates.Applied}{"\n"}{end}' \
         | awk -v n="$PER_POLICY" '$1==n' | wc -l)" = "$POLICIES" ]
 }
+timed_out=
 until settled; do
   kill -0 "$op" 2>/dev/null || break
-  [ $(( $(ms) - t1 )) -gt $(( ${TIMEOUT:-900} * 1000 )) ] && { echo "not settled after ${TIMEOUT:-900} s"; break; }
+  [ $(( $(ms) - t1 )) -gt $(( ${TIMEOUT:-900} * 1000 )) ] && { timed_out=1; break; }
   sleep 2
 done
-if kill -0 "$op" 2>/dev/null; then
+if [ -n "$timed_out" ]; then
+  echo "created $POLICIES policies in $(secs $((t1 - t0))) s; NOT settled ${TIMEOUT:-900} s after the last: targets by state" \
+    "$(kubectl get poolpolicies -A -o jsonpath='{range .items[*]}{.status.targetStates}{"\n"}{end}' | sort | uniq -c | sort -rn | head -3 | tr -s ' \n' ' ')"
+elif kill -0 "$op" 2>/dev/null; then
   echo "created $POLICIES policies in $(secs $((t1 - t0))) s; every policy settled (all $PER_POLICY targets Applied) $(secs $(( $(ms) - t1 ))) s after the last"
 else
   echo "created $POLICIES policies in $(secs $((t1 - t0))) s; the operator was gone before they settled"
