@@ -60,7 +60,7 @@ final class RealApps implements AutoCloseable {
                 .addToNodeSelector("poolbudget.io/real-node", "true")
                 .addNewToleration().withKey("poolbudget.io/real-node").withOperator("Exists").withEffect("NoSchedule")
                 .endToleration()
-                .withTerminationGracePeriodSeconds(30L)
+                .withTerminationGracePeriodSeconds((long) Math.max(30, preStopSeconds + 10))
                 .addNewContainer().withName("app").withImage(IMAGE).withImagePullPolicy("Never")
                 .addNewEnv().withName("APP_NAME").withValue(appName(ns, name)).endEnv()
                 .addNewEnv().withName("DB_PORT").withValue("5434").endEnv()

@@ -98,9 +98,11 @@ class RoutineRolloutE2E extends OperatorTestBase {
         assertThat(ours()).as("the operator's Warning Events during the rollouts")
                 .filteredOn(e -> !before.contains(e.getMetadata().getUid())).isEmpty();
 
-        // 3 replicas + 1 surge + 1 terminating (pinned) = 5 peak pods, 15 / 5 = 3 per pod. A 20 s preStop outlasts
-        // two steps of a new pod's start, so old pods of several steps terminate at once: up to 6 pods × 3 = 18.
-        create(RealApps.app(ns, "slow", 3, Map.of(), 20));
+        // 3 replicas + 1 surge + 1 terminating (pinned) = 5 peak pods, 15 / 5 = 3 per pod. A 40 s preStop outlasts
+        // two steps of a new pod's start, so old pods of several steps terminate at once: up to 6 pods × 3 = 18, for
+        // the preStop less those two steps. With 20 s that was 12-16 s on the real node, around the operator's 15 s
+        // grace: PostgreSQL counted 18 and the operator, rightly, had not yet reported it when the pods were gone.
+        create(RealApps.app(ns, "slow", 3, Map.of(), 40));
         awaitRolledOut("slow", 240);
         applyPolicy(POLICY.formatted("slow-db", 15, "slow", ", terminatingPods: 1"));
         int slow = awaitSettled("slow-db", "slow", 3);
