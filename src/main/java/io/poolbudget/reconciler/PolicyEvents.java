@@ -148,6 +148,10 @@ final class PolicyEvents {
             } catch (IllegalStateException e) {
                 // The operator is stopping: its HTTP client was closed with Events still queued. They are lost as
                 // client-go's are on shutdown; a stack trace from this thread would only alarm whoever reads the log.
+                // Any other IllegalStateException is not this case and goes on.
+                if (!client.getHttpClient().isClosed()) {
+                    throw e;
+                }
                 LOG.debugf("event %s on PoolPolicy %s/%s not sent, the operator is stopping: %s", reason,
                         meta.getNamespace(), meta.getName(), e.getMessage());
             }
