@@ -85,7 +85,8 @@ final class Calibration {
                 e.connections(), atKnee, 100 * atKnee / best.tps(), best.tps(), best.connections());
         out.printf(Locale.ROOT, "  uncertainty: %s over %d resamples of the measurements%s%n",
                 e.low() == e.high() ? "the knee is " + e.low() : "knees from " + e.low() + " to " + e.high()
-                        + " (10th to 90th percentile)", KneeEstimate.ROUNDS,
+                        + " (the 10th to 90th percentile, and the levels within the noise of the 5 % edge)",
+                KneeEstimate.ROUNDS,
                 e.levelsApart(e.low(), e.high()) > 1 ? ": the measurements cannot tell these levels apart; measure "
                         + "longer (--seconds) or more often (--repeats) for a firmer knee" : "");
         if (m.stillRising(e.levels(), CalibrateCommand.TOLERANCE)) {

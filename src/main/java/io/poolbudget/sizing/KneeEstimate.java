@@ -12,13 +12,16 @@ import java.util.TreeMap;
  * measurements (each level's repeats drawn again with replacement); the recommendation is the median of their knees,
  * and the range the 10th to 90th percentile. The median of many fits moves less from run to run than the knee of one
  * fit, which flips wherever two levels are within the noise of the tolerance's edge.
+ * The range also takes in every level whose fitted throughput lies within two standard errors (of a level's mean, from
+ * the fit's residuals) of the tolerance's edge: a bootstrap of three repeats per level shows no more spread than those
+ * three happened to have, and on a curve that only flattens it can report one level while another run picks a third.
  * A narrow range means another run would very likely recommend the same level; a wide one says the measurements cannot
  * tell those levels apart (run longer levels, or more repeats).
  *
  * @param connections the recommended level: the median knee of the resamples
  * @param fitted      the knee of the curve fitted to all measurements
- * @param low         the lowest knee among 80 % of the resamples (the 10th percentile)
- * @param high        the highest knee among 80 % of the resamples (the 90th percentile)
+ * @param low         the lowest knee among 80 % of the resamples (the 10th percentile), or lower where the noise allows
+ * @param high        the highest knee among 80 % of the resamples (the 90th percentile), or higher where the noise allows
  * @param model       the curve fitted to all measurements
  * @param levels      the distinct levels measured, ascending
  */
@@ -52,7 +55,31 @@ public record KneeEstimate(int connections, int fitted, int low, int high, Usl.M
         int low = knees[(int) Math.floor(0.1 * (ROUNDS - 1))];
         int high = knees[(int) Math.ceil(0.9 * (ROUNDS - 1))];
         int recommended = knees[ROUNDS / 2];
-        return new KneeEstimate(recommended, fitted, Math.min(low, fitted), Math.max(high, fitted), model, levels);
+        // Resampling three repeats cannot show more spread than those three happened to have; the fit's own noise says
+        // which levels lie too near the tolerance's edge to be told from it.
+        double margin = noiseMargin(samples, model, levels.length);
+        low = Math.min(Math.min(low, fitted), model.knee(levels, Math.min(0.99, tolerance + margin)));
+        high = Math.max(Math.max(high, fitted), model.knee(levels, Math.max(0, tolerance - margin)));
+        return new KneeEstimate(recommended, fitted, low, high, model, levels);
+    }
+
+    /**
+     * Two standard errors of a level's mean throughput, relative to the fitted curve: the residuals' relative spread
+     * (three degrees of freedom go to the fit) over the square root of the repeats per level.
+     */
+    static double noiseMargin(List<Usl.Sample> samples, Usl.Model model, int levelCount) {
+        int freedom = samples.size() - 3;
+        if (freedom < 1) {
+            return 0;
+        }
+        double sum = 0;
+        for (Usl.Sample s : samples) {
+            double expected = model.throughput(s.connections());
+            double relative = (s.tps() - expected) / expected;
+            sum += relative * relative;
+        }
+        double repeats = (double) samples.size() / levelCount;
+        return 2 * Math.sqrt(sum / freedom) / Math.sqrt(repeats);
     }
 
     /** How many levels apart two connection counts are among those measured (both must be levels). */

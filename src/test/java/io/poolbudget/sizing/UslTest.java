@@ -120,7 +120,20 @@ class UslTest {
     void everyRunsRangeCoversTheOtherRunsRecommendations(
             @ForAll @DoubleRange(min = 50, max = 20_000) double lambda, @ForAll @DoubleRange(min = 0, max = 0.6) double sigma,
             @ForAll @DoubleRange(min = 0, max = 0.02) double kappa, @ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
-        var truth = new Usl.Model(lambda, sigma, kappa);
+        rangesCoverEachOthersRecommendations(new Usl.Model(lambda, sigma, kappa), seed);
+    }
+
+    /**
+     * The sample jqwik shrank a failure to (seed 1891423128536951755): a curve that only flattens, λ 50, σ 0.43, where
+     * X(16) is 94.2 % of X(64), just outside the tolerance. One run fitted a slight peak and its resamples all agreed on
+     * 12, while another run recommended 24; the range must widen where the fit's noise cannot tell the levels apart.
+     */
+    @Test
+    void aFlatCurveNearTheToleranceEdgeReportsARangeWideEnoughForTheOtherRuns() {
+        rangesCoverEachOthersRecommendations(new Usl.Model(50.0, 0.43, 0.0), 200);
+    }
+
+    private static void rangesCoverEachOthersRecommendations(Usl.Model truth, long seed) {
         var random = new Random(seed);
         List<KneeEstimate> runs = new ArrayList<>();
         for (int run = 0; run < 3; run++) {
