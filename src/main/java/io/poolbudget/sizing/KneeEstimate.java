@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * measurements (each level's repeats drawn again with replacement); the recommendation is the median of their knees,
  * and the range the 10th to 90th percentile. The median of many fits moves less from run to run than the knee of one
  * fit, which flips wherever two levels are within the noise of the tolerance's edge.
- * The range also takes in every level whose fitted throughput lies within two standard errors (of a level's mean, from
+ * The range also takes in every level whose fitted throughput lies within 1.28 standard errors (of a level's mean, from
  * the fit's residuals) of the tolerance's edge: a bootstrap of three repeats per level shows no more spread than those
  * three happened to have, and on a curve that only flattens it can report one level while another run picks a third.
  * A narrow range means another run would very likely recommend the same level; a wide one says the measurements cannot
@@ -27,6 +27,8 @@ import java.util.TreeMap;
  */
 public record KneeEstimate(int connections, int fitted, int low, int high, Usl.Model model, int[] levels) {
     public static final int ROUNDS = 200;
+    /** Standard errors on each side of the tolerance's edge: 80 % of a normal spread, as the percentiles' range. */
+    static final double Z = 1.28;
 
     /** @param seed fixes the resamples, so the same measurements always give the same estimate */
     public static KneeEstimate of(List<Usl.Sample> samples, double tolerance, long seed) {
@@ -64,7 +66,7 @@ public record KneeEstimate(int connections, int fitted, int low, int high, Usl.M
     }
 
     /**
-     * Two standard errors of a level's mean throughput, relative to the fitted curve: the residuals' relative spread
+     * {@link #Z} standard errors of a level's mean throughput, relative to the fitted curve: the residuals' relative spread
      * (three degrees of freedom go to the fit) over the square root of the repeats per level.
      */
     static double noiseMargin(List<Usl.Sample> samples, Usl.Model model, int levelCount) {
@@ -79,7 +81,7 @@ public record KneeEstimate(int connections, int fitted, int low, int high, Usl.M
             sum += relative * relative;
         }
         double repeats = (double) samples.size() / levelCount;
-        return 2 * Math.sqrt(sum / freedom) / Math.sqrt(repeats);
+        return Z * Math.sqrt(sum / freedom) / Math.sqrt(repeats);
     }
 
     /** How many levels apart two connection counts are among those measured (both must be levels). */
