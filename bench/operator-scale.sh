@@ -130,7 +130,12 @@ memory() {
   if [[ "$JVM_FLAGS" == *NativeMemoryTracking* ]]; then   # the JVM's own account of its non-heap memory
     jcmd "$op" VM.native_memory summary 2>/dev/null | awk '/^-/ && /committed=/ {n=$2; sub(/\(.*/, "", n); c=$0; sub(/.*committed=/, "", c); sub(/KB.*/, "", c); printf "%s %d MiB, ", n, c/1024} END {print ""}' | sed 's/^/  native memory (committed): /'
   fi
+  # which threads: their names with the numbers taken out, the largest groups
+  local threads
+  threads=$(jcmd "$op" Thread.print 2>/dev/null | sed -n 's/^"\([^"]*\)".*/\1/p' | sed 's/[0-9][0-9]*/N/g' | sort | uniq -c \
+    | sort -rn | head -8 | awk '{c=$1; $1=""; printf "%s%s x%d", (NR > 1 ? "," : ""), $0, c}')
   echo "memory ($1): RSS $rss MiB ($(ls /proc/$op/task | wc -l) threads), live heap after a full GC $heap MiB, cgroup peak $(( $(cat "$cg/memory.max_usage_in_bytes") / 1048576 )) MiB of $LIMIT_MIB, OOM kills $(awk '/oom_kill /{print $2}' "$cg/memory.oom_control")"
+  echo "    threads by name:$threads"
 }
 memory "settled"
 if [ -n "${HISTOGRAM:-}" ] && kill -0 "$op" 2>/dev/null; then

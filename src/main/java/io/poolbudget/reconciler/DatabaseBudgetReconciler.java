@@ -1,6 +1,5 @@
 package io.poolbudget.reconciler;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -37,7 +36,6 @@ import java.util.stream.Collectors;
 @LookupIfProperty(name = "poolbudget.shared-budgets.enabled", stringValue = "true", lookupIfMissing = true)
 public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
     public static final String NAME = "databasebudget";
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final Clock clock = Clock.systemUTC();
 
     @Override
@@ -47,7 +45,7 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
                 policies, BudgetHoldings.of(InformerCaches.sizedPods(context), policies));
         var previous = budget.getStatus() == null ? null : budget.getStatus().getConditions();
         DatabaseBudgetStatus desired = BudgetStatusAggregator.status(shared, budget, previous, clock);
-        if (JSON.valueToTree(desired).equals(JSON.valueToTree(budget.getStatus()))) {
+        if (SameStatus.as(desired, budget.getStatus())) {
             return UpdateControl.noUpdate();
         }
         var patch = new DatabaseBudget();

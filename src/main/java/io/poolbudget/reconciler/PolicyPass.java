@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import java.util.List;
 import java.util.Map;
 
@@ -65,9 +66,9 @@ final class PolicyPass {
     }
 
     /**
-     * Told what a pass is about to write, while the writes are in flight: the pass's outcome with each target being
+     * Told what a pass is about to write, just before the writes go out: the pass's outcome with each target being
      * written in state Rolling (or Paused), "writing pool size N", and the size it had before as applied. The
-     * reconciler puts that in the status, so that the status shows a change at once rather than after a second
+     * reconciler puts that in the status, so that the status shows a change at once rather than after the writes'
      * round trip; the pass's own outcome, after its writes, follows it.
      */
     @FunctionalInterface
@@ -141,7 +142,7 @@ final class PolicyPass {
                     budgetChange(owner, view.template(w).getMetadata(), budget)));
         }
         List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), blockers, now, window);
-        List<CompletableFuture<TargetOutcome>> acts = new ArrayList<>();
+        List<Supplier<CompletableFuture<TargetOutcome>>> acts = new ArrayList<>();
         List<TargetOutcome> writing = new ArrayList<>(outcomes);
         boolean anyWrite = false;
         boolean retrying = false;
@@ -157,11 +158,15 @@ final class PolicyPass {
             // The writes of one pass go out together: each decision was made for this pass already (a raise that must
             // wait for shrinks is held, not written), and the status waits for the last of them.
             boolean writes = decision.action() == Action.APPLY && !dryRun;
-            var act = writes
-                    ? CompletableFuture.supplyAsync(() -> act(policy, owner, view, target, decision, budget, false, writer), WRITES)
-                    : CompletableFuture.completedFuture(act(policy, owner, view, target, decision, budget, dryRun, writer));
-            acts.add(act);
-            writing.add(writes ? beingWritten(target, decision) : act.join());
+            if (writes) {
+                acts.add(() -> CompletableFuture.supplyAsync(
+                        () -> act(policy, owner, view, target, decision, budget, false, writer), WRITES));
+                writing.add(beingWritten(target, decision));
+            } else {
+                var done = CompletableFuture.completedFuture(act(policy, owner, view, target, decision, budget, dryRun, writer));
+                acts.add(() -> done);
+                writing.add(done.join());
+            }
             anyWrite |= writes;
             TargetStatus before = writes ? previous.get(target.workload().id()) : null;
             retrying |= before != null && State.Conflict.name().equals(before.getState());
@@ -169,7 +174,9 @@ final class PolicyPass {
         List<TargetOutcome> missing = plan.missing().stream().map(m -> new TargetOutcome(m.kind().name(), m.name(),
                 null, null, null, State.NotFound, m.problem(), null, false, null)).toList();
         // Not where a write failed last time: a status saying it is being written again would read as resolved, only
-        // to say the same failure a moment later.
+        // to say the same failure a moment later. The status goes out before the writes, not among them: a write
+        // rolls a workload out, and ten rollouts starting at once slow the API server for the status that says why
+        // (the status goal is 100 ms, the template's 1 s; one round trip more for the templates is the cheaper wait).
         RuntimeException unannounced = null;
         if (anyWrite && !retrying) {
             writing.addAll(missing);
@@ -179,7 +186,8 @@ final class PolicyPass {
                 unannounced = e; // thrown once the writes have returned: the pass ends after them, whatever happens
             }
         }
-        for (var act : acts) {
+        List<CompletableFuture<TargetOutcome>> started = acts.stream().map(Supplier::get).toList();
+        for (var act : started) {
             outcomes.add(joined(act));
         }
         if (unannounced != null) {

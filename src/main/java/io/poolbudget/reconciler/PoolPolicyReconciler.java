@@ -111,7 +111,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
         events.record(policy, result, desired);
         metrics.record(meta.getNamespace(), meta.getName(), databaseName(policy), desired);
         metrics.reconciled();
-        UpdateControl<PoolPolicy> control = JSON.valueToTree(desired).equals(JSON.valueToTree(announced.get()))
+        UpdateControl<PoolPolicy> control = SameStatus.as(desired, announced.get())
                 ? UpdateControl.noUpdate() : UpdateControl.patchStatus(statusOnly(policy, desired));
         Duration recheck = statusAggregator.recheck(policy);
         Duration next = result.requeue() == null ? recheck : recheck == null ? result.requeue()
@@ -120,8 +120,8 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     }
 
     /**
-     * The status while a pass's writes are in flight (PolicyPass.Announcer), written alongside them: a scale event
-     * shows in the status after one round trip to the API server, not two. Written as JOSDK writes the pass's own
+     * The status of a pass about to write (PolicyPass.Announcer), written just before its writes: a scale event shows
+     * in the status after one round trip to the API server, not two, and ahead of the rollouts the writes start. Written as JOSDK writes the pass's own
      * status afterwards (server-side apply, the controller's field manager, forced), so that one owner holds the
      * fields and the later write replaces every one of them; {@code announced} is what the status now is.
      */
@@ -129,7 +129,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
                           AtomicReference<PoolPolicyStatus> announced) {
         PoolPolicyStatus status = statusAggregator.status(policy, writing, events.lastReported(policy));
         observed(policy, context, view, writing, status);
-        if (JSON.valueToTree(status).equals(JSON.valueToTree(announced.get()))) {
+        if (SameStatus.as(status, announced.get())) {
             return;
         }
         client.resource(statusOnly(policy, status)).subresource("status").patch(new PatchContext.Builder()

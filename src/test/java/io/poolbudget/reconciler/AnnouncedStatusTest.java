@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The status a pass announces while its writes are in flight (PolicyPass.Announcer): what it says, that it goes out
- * before the writes return, and where there is none.
+ * The status a pass announces as its writes go out (PolicyPass.Announcer): what it says, that it goes out before the
+ * writes return, and where there is none.
  */
 class AnnouncedStatusTest {
     private static final Instant NOW = Instant.parse("2026-01-01T10:00:00Z");
