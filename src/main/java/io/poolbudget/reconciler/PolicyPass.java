@@ -163,9 +163,9 @@ final class PolicyPass {
                         () -> act(policy, owner, view, target, decision, budget, false, writer), WRITES));
                 writing.add(beingWritten(target, decision));
             } else {
-                var done = CompletableFuture.completedFuture(act(policy, owner, view, target, decision, budget, dryRun, writer));
-                acts.add(() -> done);
-                writing.add(done.join());
+                var outcome = act(policy, owner, view, target, decision, budget, dryRun, writer);
+                acts.add(() -> CompletableFuture.completedFuture(outcome));
+                writing.add(outcome);
             }
             anyWrite |= writes;
             TargetStatus before = writes ? previous.get(target.workload().id()) : null;
