@@ -16,11 +16,11 @@ import java.util.Map;
 
 /**
  * Right-sizing on fleets: 2, 10 and 20 simulated pods (HikariCP's default is Σ 20, 100, 200 connections), each with
- * the request threads of a real app, at 50, 70 and 90 % of the capacity calibrate measured; every configuration run
- * three times, the median and the spread printed. Configurations: HikariCP's default of 10 per pod, the pool size
- * `plan` gives the fleet from calibrate's budget (what PoolBudget would write; at its minimum of 1 per pod when the
- * fleet is too large for the budget), and static sizes per pod for the best static configuration. Run with
- * bench/fleet.sh.
+ * the request threads of a real app, at 50, 70 and 90 % of the fleet's own capacity: the most TPS any of the pool
+ * sizes gives when all the fleet's request threads send back to back. Every configuration runs three times, the
+ * median and the spread printed. Configurations: HikariCP's default of 10 per pod, the pool size `plan` gives the
+ * fleet from calibrate's budget (what PoolBudget would write; at its minimum of 1 per pod when the fleet is too large
+ * for the budget), and static sizes per pod for the best static configuration. Run with bench/fleet.sh.
  */
 public class FleetBench {
     record Point(String label, int perPod, List<OpenModel.Result> runs) {
@@ -44,7 +44,8 @@ public class FleetBench {
         Map<String, String> o = new LinkedHashMap<>(Map.of("--username", "app", "--scale", "10", "--out", "bench/results",
                 "--fleets", "2,10,20", "--loads", "50,70,90", "--runs", "3", "--seconds", "8", "--warmup", "2",
                 "--threads-per-pod", "50"));
-        o.putAll(Map.of("--static", "1,2,3,4", "--connection-timeout-ms", "2000", "--levels", "1,2,4,8,16"));
+        o.putAll(Map.of("--static", "1,2,3,4", "--connection-timeout-ms", "2000", "--levels", "1,2,4,8,16",
+                "--capacity-seconds", "6"));
         for (int i = 0; i + 1 < a.length; i += 2) {
             o.put(a[i], a[i + 1]);
         }
@@ -88,11 +89,12 @@ public class FleetBench {
             for (String s : o.get("--static").split(",")) {
                 configs.put("static " + s.trim() + " per pod", Integer.parseInt(s.trim()));
             }
+            double fleetCapacity = fleetCapacity(pods, configs, url, user, password, tpcb, o, tee);
             for (String l : o.get("--loads").split(",")) {
                 int percent = Integer.parseInt(l.trim());
-                double rate = capacity * percent / 100;
-                tee.printf(Locale.ROOT, "%n== %d pods x %s request threads, %d %% of capacity = %.0f requests/s, %d runs of "
-                        + "%s s ==%n", pods, o.get("--threads-per-pod"), percent, rate, runs, o.get("--seconds"));
+                double rate = fleetCapacity * percent / 100;
+                tee.printf(Locale.ROOT, "%n== %d pods x %s request threads, %d %% of the fleet's capacity = %.0f requests/s, "
+                        + "%d runs of %s s ==%n", pods, o.get("--threads-per-pod"), percent, rate, runs, o.get("--seconds"));
                 var load = new OpenModel.Load(url, user, password, tpcb, pods, rate, Integer.parseInt(o.get("--warmup")),
                         Integer.parseInt(o.get("--seconds")), Integer.parseInt(o.get("--connection-timeout-ms")),
                         Integer.parseInt(o.get("--threads-per-pod")));
@@ -100,18 +102,32 @@ public class FleetBench {
                 for (var e : configs.entrySet()) {
                     points.add(new Point(e.getKey(), e.getValue(), new ArrayList<>()));
                 }
+                // The plan's pool size is often one of the static sizes: the same configuration, so it is measured
+                // once and both rows show those runs (measuring it twice would only compare the runs' noise).
+                Point planned = points.get(1);
+                Point same = points.subList(2, points.size()).stream().filter(p -> p.perPod() == planned.perPod())
+                        .findFirst().orElse(null);
+                if (same != null) {
+                    points.set(1, new Point(planned.label() + " = " + same.label(), planned.perPod(), same.runs()));
+                }
                 for (int r = 1; r <= runs; r++) {   // runs interleaved, so a drift touches every configuration alike
                     for (Point p : points) {
+                        if (p == points.get(1) && same != null) {
+                            continue;
+                        }
                         var result = OpenModel.run(load, p.label(), p.perPod(), seed++);
                         p.runs().add(result);
-                        csv.append(pods).append(',').append(percent).append(',').append(Math.round(rate)).append(',')
-                                .append(result.csv()).append('\n');
+                        String row = pods + "," + percent + "," + Math.round(rate) + ",";
+                        csv.append(row).append(result.csv()).append('\n');
+                        if (p == same) {
+                            csv.append(row).append(result.as(points.get(1).label()).csv()).append('\n');
+                        }
                     }
                 }
-                tee.printf(Locale.ROOT, "%-34s %7s %11s %20s %26s %9s%n", "configuration", "per pod", "connections",
+                tee.printf(Locale.ROOT, "%-52s %7s %11s %20s %26s %9s%n", "configuration", "per pod", "connections",
                         "TPS median (range)", "p99 median (range)", "time-outs");
                 for (Point p : points) {
-                    tee.printf(Locale.ROOT, "%-34s %7d %11d %20s %26s %9d%n", p.label(), p.perPod(), p.perPod() * pods,
+                    tee.printf(Locale.ROOT, "%-52s %7d %11d %20s %26s %9d%n", p.label(), p.perPod(), p.perPod() * pods,
                             String.format(Locale.ROOT, "%.0f (%.0f-%.0f)", p.median(OpenModel.Result::tps),
                                     p.min(OpenModel.Result::tps), p.max(OpenModel.Result::tps)),
                             OpenModel.ms(p.median(OpenModel.Result::p99)) + " (" + OpenModel.ms(p.min(OpenModel.Result::p99))
@@ -128,6 +144,28 @@ public class FleetBench {
         Files.write(out.resolve("fleet.txt"), report.toByteArray());
         Files.writeString(out.resolve("fleet.csv"), csv.toString());
         System.out.println("\nwritten to " + out + ": fleet.txt, fleet.csv");
+    }
+
+    /**
+     * What this fleet can do at most: each pool size saturated by all the fleet's request threads (a closed loop), the
+     * best of them. Calibrate's capacity comes from a few client threads; a fleet's hundreds of request threads share
+     * the machine's cores with the database, so the fleet's loads are percentages of its own measured capacity.
+     */
+    static double fleetCapacity(int pods, Map<String, Integer> configs, String url, String user, String password,
+                                TpcbLike tpcb, Map<String, String> o, PrintStream tee) throws Exception {
+        var load = new OpenModel.Load(url, user, password, tpcb, pods, 1, Integer.parseInt(o.get("--warmup")),
+                Integer.parseInt(o.get("--capacity-seconds")), Integer.parseInt(o.get("--connection-timeout-ms")),
+                Integer.parseInt(o.get("--threads-per-pod")));
+        tee.printf(Locale.ROOT, "%n== %d pods x %s request threads, saturated (every thread sends its next request when "
+                + "the last commits), %s s per pool size ==%n", pods, o.get("--threads-per-pod"), o.get("--capacity-seconds"));
+        double best = 0;
+        for (int perPod : new java.util.TreeSet<>(configs.values())) {
+            double tps = OpenModel.saturate(load, perPod);
+            tee.printf(Locale.ROOT, "  %2d per pod (%3d connections): %6.0f TPS%n", perPod, perPod * pods, tps);
+            best = Math.max(best, tps);
+        }
+        tee.printf(Locale.ROOT, "the fleet's capacity (the best of these): %.0f TPS%n", best);
+        return best;
     }
 
     /** The goals for one fleet and load, from the medians: one line. */

@@ -39,6 +39,11 @@ final class OpenModel {
                     ms(p50), ms(p99), timeouts, errors, unfinished, maxAtDb + String.format(Locale.ROOT, " (%.1f)", busyAtDb));
         }
 
+        /** The same measurement under another configuration's name. */
+        Result as(String otherLabel) {
+            return new Result(otherLabel, perPod, total, tps, p50, p99, timeouts, errors, unfinished, maxAtDb, busyAtDb);
+        }
+
         String csv() {
             return String.format(Locale.ROOT, "\"%s\",%d,%d,%.1f,%.3f,%s,%d,%d,%d,%d,%.2f", label, perPod, total, tps, p50,
                     Double.isFinite(p99) ? String.format(Locale.ROOT, "%.3f", p99) : "", timeouts, errors, unfinished,
@@ -84,6 +89,57 @@ final class OpenModel {
         return new Result(label, perPod, perPod * load.pods(), tally.tps(), tally.percentileMillis(0.50),
                 tally.percentileMillis(0.99), tally.timeouts(), tally.errors(), tally.unfinished(), sampler.max.get(),
                 sampler.meanActive());
+    }
+
+    /**
+     * The fleet's own capacity at one pool size: every request thread of every pod sends its next request as soon as
+     * the last one commits (a closed loop), so the database and the client threads run flat out, as they would under
+     * a load the fleet cannot keep up with. Returns the commits per second after a warm-up.
+     */
+    static double saturate(Load load, int perPod) throws Exception {
+        try (Connection admin = DriverManager.getConnection(load.url(), load.user(), load.password())) {
+            load.tpcb().freshen(admin);
+        }
+        var pools = new HikariDataSource[load.pods()];
+        for (int p = 0; p < load.pods(); p++) {
+            pools[p] = pool(load, "bench-pod-" + p, perPod);
+        }
+        var committed = new AtomicLong();
+        var counting = new AtomicBoolean();
+        var stop = new AtomicBoolean();
+        var workers = new java.util.ArrayList<Thread>();
+        for (var pool : pools) {
+            for (int t = 0; t < load.threadsPerPod(); t++) {
+                var w = new Thread(() -> {
+                    while (!stop.get()) {
+                        try (Connection c = pool.getConnection()) {
+                            load.tpcb().run(c);
+                            if (counting.get()) {
+                                committed.incrementAndGet();
+                            }
+                        } catch (SQLException e) {
+                            // a time-out or a serialisation failure: not a commit, the loop goes on
+                        }
+                    }
+                }, "saturate");
+                w.start();
+                workers.add(w);
+            }
+        }
+        Thread.sleep(TimeUnit.SECONDS.toMillis(load.warmupSeconds()));
+        counting.set(true);
+        long start = System.nanoTime();
+        Thread.sleep(TimeUnit.SECONDS.toMillis(load.seconds()));
+        long count = committed.get();
+        double tps = count / ((System.nanoTime() - start) / 1e9);
+        stop.set(true);
+        for (var w : workers) {
+            w.join();
+        }
+        for (var pool : pools) {
+            pool.close();
+        }
+        return tps;
     }
 
     private static HikariDataSource pool(Load load, String name, int size) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Right-sizing on fleets: 2, 10 and 20 simulated pods with the request threads of a real app, at 50,
-# 70 and 90 % of the capacity calibrate measures, against a real PostgreSQL on loopback
+# 70 and 90 % of the fleet's own capacity (the most TPS any pool size gives with all its request
+# threads sending back to back), against a real PostgreSQL on loopback
 # (hack/postgres.sh --for-bench); every configuration three times, runs interleaved, medians and
 # spreads printed. Writes bench/results/fleet.txt, fleet.csv and fleet.svg (drawn from the CSV:
 # java -cp build/bench-classes FleetPlot bench/results/fleet.csv redraws it).
@@ -8,6 +9,7 @@
 #   bench/fleet.sh [options]     (about 45 minutes with the defaults on 2 cores)
 #     --fleets 2,10,20  --loads 50,70,90  --runs 3  --seconds 8  --warmup 2  --threads-per-pod 50
 #     --static 1,2,3,4  --connection-timeout-ms 2000  --scale 10  --levels 1,2,4,8,16
+#     --capacity-seconds 6
 #     --out DIR (bench/results)  --keep-postgres (leave the server running)
 set -euo pipefail
 cd "$(dirname "$0")/.."
