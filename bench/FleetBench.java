@@ -107,12 +107,12 @@ public class FleetBench {
                 Point planned = points.get(1);
                 Point same = points.subList(2, points.size()).stream().filter(p -> p.perPod() == planned.perPod())
                         .findFirst().orElse(null);
-                if (same != null) {
-                    points.set(1, new Point(planned.label() + " = " + same.label(), planned.perPod(), same.runs()));
-                }
+                Point planRow = same == null ? planned
+                        : new Point(planned.label() + " = " + same.label(), planned.perPod(), same.runs());
+                points.set(1, planRow);
                 for (int r = 1; r <= runs; r++) {   // runs interleaved, so a drift touches every configuration alike
                     for (Point p : points) {
-                        if (p == points.get(1) && same != null) {
+                        if (p == planRow && same != null) {
                             continue;
                         }
                         var result = OpenModel.run(load, p.label(), p.perPod(), seed++);
@@ -120,7 +120,7 @@ public class FleetBench {
                         String row = pods + "," + percent + "," + Math.round(rate) + ",";
                         csv.append(row).append(result.csv()).append('\n');
                         if (p == same) {
-                            csv.append(row).append(result.as(points.get(1).label()).csv()).append('\n');
+                            csv.append(row).append(result.as(planRow.label()).csv()).append('\n');
                         }
                     }
                 }

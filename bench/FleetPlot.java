@@ -48,8 +48,8 @@ final class FleetPlot {
                 + "height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">%n<rect width=\"100%%\" height=\"100%%\" "
                 + "fill=\"white\"/>%n<text x=\"%d\" y=\"22\" font-size=\"15\">p99 latency by pool configuration (median of "
                 + "the runs, whisker: range; log scale 0.1 ms to 20 s)</text>%n<text x=\"%d\" y=\"40\" fill=\"#555\">rows: "
-                + "simulated pods; columns: offered load as a share of the fleet's measured capacity; red: acquire time-outs over "
-                + "all runs</text>%n", w, h, LEFT, LEFT));
+                + "simulated pods; columns: offered load as a share of the fleet's measured capacity; red: acquire "
+                + "time-outs over all runs</text>%n", w, h, LEFT, LEFT));
         for (int r = 0; r < fleets.size(); r++) {
             for (int c = 0; c < loads.size(); c++) {
                 int pods = fleets.get(r);

@@ -61,13 +61,9 @@ final class OpenModel {
     }
 
     static Result run(Load load, String label, int perPod, long seed) throws Exception {
-        try (Connection admin = DriverManager.getConnection(load.url(), load.user(), load.password())) {
-            load.tpcb().freshen(admin);
-        }
-        var pools = new HikariDataSource[load.pods()];
+        var pools = freshPools(load, perPod);
         var threads = new ThreadPoolExecutor[load.pods()];
         for (int p = 0; p < load.pods(); p++) {
-            pools[p] = pool(load, "bench-pod-" + p, perPod);
             threads[p] = new ThreadPoolExecutor(load.threadsPerPod(), load.threadsPerPod(), 0, TimeUnit.SECONDS,
                     new LinkedBlockingQueue<>());
             threads[p].prestartAllCoreThreads();
@@ -97,13 +93,7 @@ final class OpenModel {
      * a load the fleet cannot keep up with. Returns the commits per second after a warm-up.
      */
     static double saturate(Load load, int perPod) throws Exception {
-        try (Connection admin = DriverManager.getConnection(load.url(), load.user(), load.password())) {
-            load.tpcb().freshen(admin);
-        }
-        var pools = new HikariDataSource[load.pods()];
-        for (int p = 0; p < load.pods(); p++) {
-            pools[p] = pool(load, "bench-pod-" + p, perPod);
-        }
+        var pools = freshPools(load, perPod);
         var committed = new AtomicLong();
         var counting = new AtomicBoolean();
         var stop = new AtomicBoolean();
@@ -140,6 +130,18 @@ final class OpenModel {
             pool.close();
         }
         return tps;
+    }
+
+    /** The tables freshened as for every measurement, then one pool of {@code perPod} per simulated pod. */
+    private static HikariDataSource[] freshPools(Load load, int perPod) throws SQLException {
+        try (Connection admin = DriverManager.getConnection(load.url(), load.user(), load.password())) {
+            load.tpcb().freshen(admin);
+        }
+        var pools = new HikariDataSource[load.pods()];
+        for (int p = 0; p < load.pods(); p++) {
+            pools[p] = pool(load, "bench-pod-" + p, perPod);
+        }
+        return pools;
     }
 
     private static HikariDataSource pool(Load load, String name, int size) {

@@ -6,7 +6,7 @@
 # spreads printed. Writes bench/results/fleet.txt, fleet.csv and fleet.svg (drawn from the CSV:
 # java -cp build/bench-classes FleetPlot bench/results/fleet.csv redraws it).
 #
-#   bench/fleet.sh [options]     (about 45 minutes with the defaults on 2 cores)
+#   bench/fleet.sh [options]     (about 35 minutes with the defaults on 2 cores)
 #     --fleets 2,10,20  --loads 50,70,90  --runs 3  --seconds 8  --warmup 2  --threads-per-pod 50
 #     --static 1,2,3,4  --connection-timeout-ms 2000  --scale 10  --levels 1,2,4,8,16
 #     --capacity-seconds 6
