@@ -28,8 +28,8 @@ import java.util.List;
  * <p>
  * Why: a start-up lists every Deployment, StatefulSet and HPA of the watched namespaces, and every byte of it comes
  * through TLS. The image runs the JVM with C1 only (it needs less memory), and C1 has no intrinsics for AES-GCM: in
- * a profile of a restart at 50,000 Deployments (bench/operator-scale.sh) half of the operator's CPU was decrypting
- * the lists. Gzipped, their 124 MiB of JSON cross TLS as 7 MiB, and the API server took no longer to send them.
+ * a profile of a restart at 50,000 Deployments (bench/operator-scale.sh) 40 % of the operator's CPU samples were
+ * decrypting the lists. Gzipped, their 124 MiB of JSON cross TLS as 7 MiB, and the API server took no longer to send them.
  * <p>
  * fabric8's Vert.x client has no setting for it, so an {@link Interceptor} asks (on reads that are not watches: a
  * watch streams its events and the API server does not compress it) and inflates, with Netty's zlib decoder (the
