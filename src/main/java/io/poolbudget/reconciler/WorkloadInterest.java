@@ -37,14 +37,40 @@ final class WorkloadInterest {
 
     /** Whether any of these policies (those of the workload's namespace) reads the workload whole. */
     static boolean wanted(Collection<PoolPolicy> policies, HasMetadata workload) {
-        WorkloadKind kind = workload instanceof Deployment ? WorkloadKind.Deployment
-                : workload instanceof StatefulSet ? WorkloadKind.StatefulSet : null;
+        WorkloadKind kind = kindOf(workload);
         if (kind == null) {
             return true;
         }
         String name = workload.getMetadata().getName();
         Map<String, String> labels = workload.getMetadata().getLabels();
         return policies.stream().anyMatch(p -> reads(p, kind, name, labels));
+    }
+
+    /**
+     * Whether a change of this workload (of the policy's namespace) concerns the policy: the policy reads it (names
+     * it, selects it, or lists it in its status, as one it claimed before a relabel or a deletion), or its pod
+     * template carries the policy's size (or version 0.1's label for it). Nothing else a pass reads depends on the
+     * workload.
+     */
+    static boolean concerns(PoolPolicy policy, HasMetadata workload) {
+        WorkloadKind kind = kindOf(workload);
+        if (kind == null) {
+            return true;
+        }
+        ObjectMeta meta = workload.getMetadata();
+        if (reads(policy, kind, meta.getName(), meta.getLabels())) {
+            return true;
+        }
+        ObjectMeta template = workload instanceof Deployment d && d.getSpec() != null && d.getSpec().getTemplate() != null
+                ? d.getSpec().getTemplate().getMetadata()
+                : workload instanceof StatefulSet s && s.getSpec() != null && s.getSpec().getTemplate() != null
+                ? s.getSpec().getTemplate().getMetadata() : null;
+        return template != null && Owner.of(policy).sized(template);
+    }
+
+    private static WorkloadKind kindOf(HasMetadata workload) {
+        return workload instanceof Deployment ? WorkloadKind.Deployment
+                : workload instanceof StatefulSet ? WorkloadKind.StatefulSet : null;
     }
 
     static boolean reads(PoolPolicy policy, WorkloadKind kind, String name, Map<String, String> labels) {

@@ -24,15 +24,7 @@ class PolicyScopeIT extends OperatorTestBase {
         create(deployment("x", 2, Map.of("db", "orders")));
         create(deployment("other", 2, Map.of("db", "billing")));
         // x: 2 + 1 + 1 = 4 peak pods; budget 8 × 2 = 16 -> size 4
-        applyPolicy("""
-                apiVersion: poolbudget.io/v1alpha1
-                kind: PoolPolicy
-                metadata: {name: orders}
-                spec:
-                  database: {cores: 8}
-                  injection: {preset: hikari-env}
-                  targets: [{selector: {matchLabels: {db: orders}}}]
-                """);
+        applyPolicy(policy("orders", "{selector: {matchLabels: {db: orders}}}"));
         awaitPolicy("orders", targetState("x", "Applied", 4));
         create(deployment("y", 2, Map.of("db", "orders")));
         // two targets of 4 peak pods share 16 -> 2 each; x shrinks, y gets its first size
@@ -42,8 +34,30 @@ class PolicyScopeIT extends OperatorTestBase {
     }
 
     @Test
-    void aWorkloadClaimedByTwoPoliciesIsWrittenByNeither() {
-        String policy = """
+    void aTargetRelabelledAwayOrDeletedLeavesItsPolicyAndTheRestGrow() {
+        // Events of a workload wake only the policies that read or sized it (WorkloadInterest.concerns): one that
+        // no longer matches the selector must still wake the policy that counted it, and so must its deletion.
+        for (String name : new String[] {"a", "b", "c"}) {
+            create(deployment(name, 2, Map.of("db", "stock")));
+        }
+        create(deployment("bystander", 2, Map.of("db", "other")));
+        applyPolicy(policy("stock", "{selector: {matchLabels: {db: stock}}}"));
+        awaitPolicy("stock", p -> p.getStatus() != null && Integer.valueOf(3).equals(p.getStatus().getTargetCount())
+                && p.getStatus().getTargets().stream().allMatch(t -> "Applied".equals(t.getState())));
+        client.apps().deployments().inNamespace(ns).withName("b")
+                .edit(d -> new DeploymentBuilder(d).editMetadata().addToLabels("db", "other").endMetadata().build());
+        awaitPolicy("stock", p -> Integer.valueOf(2).equals(p.getStatus().getTargetCount()) && target(p, "b") == null);
+        client.apps().deployments().inNamespace(ns).withName("c").delete();
+        // a alone: 2 + 1 + 1 = 4 peak pods share 16 -> 4
+        var alone = awaitPolicy("stock", targetState("a", "Applied", 4));
+        assertThat(alone.getStatus().getTargetCount()).isEqualTo(1);
+        assertThat(templateEnv("a", MAX)).isEqualTo("4");
+        assertThat(templateEnv("bystander", MAX)).as("a Deployment the policy never selected is left alone").isNull();
+    }
+
+    /** A policy of 8 cores (a budget of 16) with these targets (a YAML flow sequence's items). */
+    private static String policy(String name, String targets) {
+        return """
                 apiVersion: poolbudget.io/v1alpha1
                 kind: PoolPolicy
                 metadata: {name: %s}
@@ -51,9 +65,13 @@ class PolicyScopeIT extends OperatorTestBase {
                   database: {cores: 8}
                   injection: {preset: hikari-env}
                   targets: [%s]
-                """;
-        applyPolicy(policy.formatted("first", "{name: web}"));
-        applyPolicy(policy.formatted("second", "{selector: {matchLabels: {tier: web}}}"));
+                """.formatted(name, targets);
+    }
+
+    @Test
+    void aWorkloadClaimedByTwoPoliciesIsWrittenByNeither() {
+        applyPolicy(policy("first", "{name: web}"));
+        applyPolicy(policy("second", "{selector: {matchLabels: {tier: web}}}"));
         create(deployment("web", 2, Map.of("tier", "web")));
         for (String[] pair : new String[][] {{"first", "second"}, {"second", "first"}}) {
             var p = awaitPolicy(pair[0], q -> target(q, "web") != null && "Conflict".equals(target(q, "web").getState()));

@@ -46,6 +46,45 @@ class WorkloadInterestTest {
     }
 
     @Test
+    void aWorkloadChangeConcernsThePoliciesThatReadOrSizedIt() {
+        var api = deployment("api", Map.of("db", "orders"));
+        assertThat(WorkloadInterest.concerns(policy(byName(WorkloadKind.Deployment, "api")), api)).isTrue();
+        assertThat(WorkloadInterest.concerns(policy(bySelector(Map.of("db", "orders"))), api)).isTrue();
+        var claimed = policy(bySelector(Map.of("db", "billing")));
+        claimed.setStatus(status("Deployment", "api"));
+        assertThat(WorkloadInterest.concerns(claimed, api)).as("relabelled away or deleted: its status lists it")
+                .isTrue();
+        var sizedFor = deployment("api", Map.of("db", "catalog"));
+        sizedFor.getSpec().getTemplate().setMetadata(new ObjectMetaBuilder()
+                .withAnnotations(Map.of(Owner.of(claimed).sizeAnnotation(), "4")).build());
+        assertThat(WorkloadInterest.concerns(policy(bySelector(Map.of("db", "billing"))), sizedFor))
+                .as("its pod template carries the policy's size").isTrue();
+        var legacy = deployment("api", Map.of());
+        legacy.getSpec().getTemplate().setMetadata(new ObjectMetaBuilder()
+                .withLabels(Map.of(Owner.POLICY_LABEL, "db")).build());
+        assertThat(WorkloadInterest.concerns(policy(byName(WorkloadKind.Deployment, "web")), legacy))
+                .as("version 0.1 sized it for the policy").isTrue();
+    }
+
+    @Test
+    void aWorkloadChangeDoesNotConcernPoliciesThatNeitherReadNorSizedIt() {
+        var web = deployment("web", Map.of("db", "catalog"));
+        assertThat(WorkloadInterest.concerns(policy(bySelector(Map.of("db", "orders"))), web)).isFalse();
+        assertThat(WorkloadInterest.concerns(policy(byName(WorkloadKind.StatefulSet, "web")), web))
+                .as("the same name of another kind").isFalse();
+        var other = deployment("web", Map.of("db", "catalog"));
+        other.getSpec().getTemplate().setMetadata(new ObjectMetaBuilder()
+                .withAnnotations(Map.of(new Owner("replica").sizeAnnotation(), "4")).build());
+        assertThat(WorkloadInterest.concerns(policy(bySelector(Map.of("db", "orders"))), other))
+                .as("sized by another policy").isFalse();
+        assertThat(WorkloadInterest.concerns(policy(bySelector(Map.of("db", "orders"))), WorkloadInterest.skeleton(web)))
+                .as("a skeleton").isFalse();
+        var noSpec = policy(byName(WorkloadKind.Deployment, "web"));
+        noSpec.setSpec(null);
+        assertThat(WorkloadInterest.concerns(noSpec, web)).as("a policy without spec").isFalse();
+    }
+
+    @Test
     void aSelectorThePolicyCannotUseKeepsWhatItMightSelect() {
         var target = new TargetSpec();
         target.setSelector(new LabelSelectorBuilder().addNewMatchExpression().withKey("db").withOperator("Near")
