@@ -114,7 +114,7 @@ class PolicyMetricsTest {
         return registry.scrape().replace(",}", "}");
     }
 
-    private static TargetStatus target(String name, long basis, int size, long peak, Integer applied) {
+    static TargetStatus target(String name, long basis, int size, long peak, Integer applied) {
         var t = new TargetStatus();
         t.setKind("Deployment");
         t.setName(name);
@@ -135,7 +135,7 @@ class PolicyMetricsTest {
         return t;
     }
 
-    private static PoolPolicyStatus status(long budget, long allocated, TargetStatus... targets) {
+    static PoolPolicyStatus status(long budget, long allocated, TargetStatus... targets) {
         var st = new PoolPolicyStatus();
         var b = new BudgetStatus();
         b.setConnections(budget);
