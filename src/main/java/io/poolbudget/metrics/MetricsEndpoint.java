@@ -29,8 +29,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The Prometheus endpoint ({@code /q/metrics}), written while it is scraped. Quarkus' own handler renders a scrape
  * into one String and then one buffer before it sends a byte: at 10,000 targets that is ~11 MB of text, and with the
  * builder's copies some 40 MiB of heap on top of the live set at every scrape, whenever Prometheus asks (during a
- * restart too, when the live set is largest). This route answers the same path and formats ahead of Quarkus' handler
- * and writes the text in chunks of 64 KiB as the Prometheus client produces it, on a worker thread that waits while
+ * restart too, when the live set is largest). This route answers the same path, and chooses the format as Quarkus'
+ * handler does, ahead of it; it writes the text in chunks of 64 KiB as the Prometheus client produces it, on a worker thread that waits while
  * the connection's write queue is full.
  */
 @ApplicationScoped
@@ -69,8 +69,17 @@ public class MetricsEndpoint {
         router.get(path).order(-100).blockingHandler(ctx -> scrape(ctx, prometheus), false);
     }
 
+    /**
+     * The format Quarkus' handler chooses: the text format 0.0.4 when the client names text/plain or text/html (as
+     * Prometheus does among others), OpenMetrics otherwise, also when it sends no Accept.
+     */
+    static String contentType(String accept) {
+        return accept != null && (accept.contains("text/plain") || accept.contains("text/html"))
+                ? TextFormat.CONTENT_TYPE_004 : TextFormat.CONTENT_TYPE_OPENMETRICS_100;
+    }
+
     private static void scrape(RoutingContext ctx, PrometheusMeterRegistry prometheus) {
-        String type = TextFormat.chooseContentType(ctx.request().getHeader(HttpHeaders.ACCEPT));
+        String type = contentType(ctx.request().getHeader(HttpHeaders.ACCEPT));
         List<String> names = ctx.queryParam("name[]");
         HttpServerResponse response = ctx.response().setChunked(true).putHeader(HttpHeaders.CONTENT_TYPE, type);
         try (Writer out = new OutputStreamWriter(new BufferedOutputStream(new Chunks(response), CHUNK),

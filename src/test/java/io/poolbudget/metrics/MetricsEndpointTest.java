@@ -61,6 +61,16 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void aClientThatUpgradesToHttp2GetsTheWholeScrapeToo() throws Exception {
+        // and, asking for no format, OpenMetrics, as Quarkus' handler answers
+        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:"
+                + server.actualPort() + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(response.headers().firstValue("content-type")).hasValue(TextFormat.CONTENT_TYPE_OPENMETRICS_100);
+        assertThat(response.body()).isEqualTo(REGISTRY.scrape(TextFormat.CONTENT_TYPE_OPENMETRICS_100));
+    }
+
+    @Test
     void openMetricsIsAnsweredWhenAsked() throws Exception {
         var response = get("", "application/openmetrics-text; version=1.0.0");
         assertThat(response.headers().firstValue("content-type")).hasValue(TextFormat.CONTENT_TYPE_OPENMETRICS_100);
@@ -72,6 +82,16 @@ class MetricsEndpointTest {
     void namesFilterTheScrape() throws Exception {
         var body = get("?name[]=poolbudget_policies", "text/plain").body();
         assertThat(body.lines().filter(l -> !l.startsWith("#"))).containsExactly("poolbudget_policies 300.0");
+    }
+
+    @Test
+    void theFormatIsChosenAsQuarkusChoosesIt() {
+        assertThat(MetricsEndpoint.contentType(null)).isEqualTo(TextFormat.CONTENT_TYPE_OPENMETRICS_100);
+        assertThat(MetricsEndpoint.contentType("application/openmetrics-text;version=1.0.0,"
+                + "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"))
+                .as("Prometheus' own Accept names text/plain too").isEqualTo(TextFormat.CONTENT_TYPE_004);
+        assertThat(MetricsEndpoint.contentType("text/html")).isEqualTo(TextFormat.CONTENT_TYPE_004);
+        assertThat(MetricsEndpoint.contentType("*/*")).isEqualTo(TextFormat.CONTENT_TYPE_OPENMETRICS_100);
     }
 
     @Test
