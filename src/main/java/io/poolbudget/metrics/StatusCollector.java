@@ -82,8 +82,9 @@ final class StatusCollector extends Collector {
 
     /**
      * The families, each over a list that makes its samples as the text format writes them, one at a time: at 10,000
-     * targets the eight target families are 80,000 samples, which built at once were ~10 MiB of heap for every
-     * scrape. (A filtered scrape, {@code name[]}, still copies them: the Prometheus client filters into a list.)
+     * targets the eight target families are 80,000 samples, each with its list of label values, which were all held
+     * until the scrape was written. (A filtered scrape, {@code name[]}, still holds them: the Prometheus client
+     * filters into a list.)
      */
     @Override
     public List<MetricFamilySamples> collect() {
@@ -126,18 +127,20 @@ final class StatusCollector extends Collector {
         if (items.isEmpty()) {
             return;
         }
-        families.add(new MetricFamilySamples(s.name(), Type.GAUGE, s.help(), new AbstractList<MetricFamilySamples.Sample>() {
+        List<MetricFamilySamples.Sample> samples = new AbstractList<>() {
             @Override
             public MetricFamilySamples.Sample get(int index) {
                 T item = items.get(index);
-                return new MetricFamilySamples.Sample(s.name(), labelNames, labels.apply(item), value.applyAsDouble(item));
+                return new MetricFamilySamples.Sample(s.name(), labelNames, labels.apply(item),
+                        value.applyAsDouble(item));
             }
 
             @Override
             public int size() {
                 return items.size();
             }
-        }));
+        };
+        families.add(new MetricFamilySamples(s.name(), Type.GAUGE, s.help(), samples));
     }
 
     private static List<Series<PoolPolicyStatus>> policySeries() {
