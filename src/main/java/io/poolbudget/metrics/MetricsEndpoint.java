@@ -27,9 +27,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The Prometheus endpoint ({@code /q/metrics}), written while it is scraped. Quarkus' own handler renders a scrape
- * into one String and then one buffer before it sends a byte: at 10,000 targets that is ~11 MB of text, and with the
- * builder's copies some 40 MiB of heap on top of the live set at every scrape, whenever Prometheus asks (during a
- * restart too, when the live set is largest). This route answers the same path ahead of it, and chooses the format
+ * into a builder, one String and then one buffer before it sends a byte: at 10,000 targets that is ~11 MB of text,
+ * held several times over on top of the live set at every scrape, whenever Prometheus asks (during a restart too,
+ * when the live set is largest). This route answers the same path ahead of it, and chooses the format
  * as Quarkus' handler does; it writes the text in chunks of 64 KiB as the Prometheus client produces it, on a worker
  * thread that waits while the connection's write queue is full.
  */
