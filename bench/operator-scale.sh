@@ -179,16 +179,20 @@ if kill -0 "$op" 2>/dev/null; then
   # same 2 cores as the API server and the operator it timed.
   mkdir "$work/t" "$work/s"
   stamp() {   # dir: a line "namespace rest" is appended to dir/namespace as "ms rest"
-    local t ns rest
+    local t ns rest listed=
     while IFS=' ' read -r ns rest; do
-      [ -n "$ns" ] || continue; t=${EPOCHREALTIME/[.,]/}; echo "$(( t / 1000 )) $rest" >> "$1/$ns"
+      # the first line comes from the first list (kubectl prints a Deployment list as one List, with no namespace;
+      # a list of policies item by item): from that list's version on, the watch misses no change
+      [ -n "$listed" ] || { : > "$1/.listed"; listed=1; }
+      [ -n "$ns" ] || continue
+      t=${EPOCHREALTIME/[.,]/}; echo "$(( t / 1000 )) $rest" >> "$1/$ns"
     done
   }
-  kubectl get deploy -A --field-selector metadata.name=svc-1 --watch-only -o jsonpath='{.metadata.namespace} {.spec.replicas} {.spec.template.spec.containers[0].env[?(@.name=="HIKARI_MAXIMUM_POOL_SIZE")].value}{"\n"}' > >(stamp "$work/t") &
+  kubectl get deploy -A --field-selector metadata.name=svc-1 -w -o jsonpath='{.metadata.namespace} {.spec.replicas} {.spec.template.spec.containers[0].env[?(@.name=="HIKARI_MAXIMUM_POOL_SIZE")].value}{"\n"}' > >(stamp "$work/t") &
   tw=$!
-  kubectl get poolpolicies -A --watch-only -o jsonpath='{.metadata.namespace} {.status.targets[?(@.name=="svc-1")].basisReplicas}{"\n"}' > >(stamp "$work/s") &
+  kubectl get poolpolicies -A -w -o jsonpath='{.metadata.namespace} {.status.targets[?(@.name=="svc-1")].basisReplicas}{"\n"}' > >(stamp "$work/s") &
   sw=$!
-  sleep 5   # the watches started
+  until [ -e "$work/t/.listed" ] && [ -e "$work/s/.listed" ]; do sleep 0.2; done
   for i in $(seq 1 "$SAMPLES"); do
     ns=$(ns_of $(( (i * 7919) % POLICIES + 1 )))
     want=$(( i % 3 + 2 ))
