@@ -192,7 +192,11 @@ if kill -0 "$op" 2>/dev/null; then
   tw=$!
   kubectl get poolpolicies -A -w -o jsonpath='{.metadata.namespace} {.status.targets[?(@.name=="svc-1")].basisReplicas}{"\n"}' > >(stamp "$work/s") &
   sw=$!
-  until [ -e "$work/t/.listed" ] && [ -e "$work/s/.listed" ]; do sleep 0.2; done
+  waited=0
+  until [ -e "$work/t/.listed" ] && [ -e "$work/s/.listed" ]; do
+    [ $(( waited++ )) -lt 300 ] || { echo "the bench's watches printed nothing in 60 s: no scale events timed"; exit 1; }
+    sleep 0.2
+  done
   for i in $(seq 1 "$SAMPLES"); do
     ns=$(ns_of $(( (i * 7919) % POLICIES + 1 )))
     want=$(( i % 3 + 2 ))
@@ -219,7 +223,7 @@ if kill -0 "$op" 2>/dev/null; then
     echo "$tdone" >> "$work/template.ms"; echo "$sdone" >> "$work/status.ms"
     echo "$ns $want seen=$seen template=+$tdone status=+$sdone" >> "$events"
     kubectl scale deploy svc-1 -n "$ns" --replicas=0 >/dev/null
-    sleep 1.5   # the scale back's rollouts done (as when each event started its own watches, which took ~0.5 s)
+    sleep 1.5   # time for the scale back's rollouts (1 s, and the ~0.5 s each event's own watches took to start)
   done
   kill "$tw" "$sw" 2>/dev/null; wait "$tw" "$sw" 2>/dev/null || true
   # p99 as the value at rank int((n-1) x 0.99) + 1: of 100 events the 99th, a p99; of 20 it was the 19th, nearer a p95
