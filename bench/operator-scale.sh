@@ -16,9 +16,10 @@ POLICIES=${POLICIES:-1000}; PER_POLICY=${PER_POLICY:-10}; EXTRA=${EXTRA:-40000};
 SAMPLES=${SAMPLES:-100}; SHAPE=${SHAPE:-bare}
 JVM_FLAGS=${JVM_FLAGS:-$(sed -n 's/^quarkus.jib.jvm-additional-arguments=//p' src/main/resources/application.properties | tr ',' ' ')}
 LABEL=poolbudget.io/bench-scale
-ms() { echo $(( $(date +%s%N) / 1000000 )); }
-# the same without a process: sets NOW (bash's clock; a fork in the window an event is timed in takes CPU from it)
+# the wall clock in ms, from bash itself: now sets NOW without a process (a fork in the window an event is timed in
+# takes CPU from it); ms prints it
 now() { local t=${EPOCHREALTIME/[.,]/}; NOW=$(( t / 1000 )); }
+ms() { now; echo "$NOW"; }
 secs() { awk -v ms="$1" 'BEGIN {printf "%.1f", ms / 1000}'; }
 pct() { sort -n | awk -v p="$1" '{v[NR]=$1} END {i=int((NR-1)*p/100)+1; print v[i]}'; }
 hack/cluster/up.sh >/dev/null
@@ -179,13 +180,13 @@ if kill -0 "$op" 2>/dev/null; then
   # same 2 cores as the API server and the operator it timed.
   mkdir "$work/t" "$work/s"
   stamp() {   # dir: a line "namespace rest" is appended to dir/namespace as "ms rest"
-    local t ns rest listed=
+    local ns rest listed=
     while IFS=' ' read -r ns rest; do
       # the first line comes from the first list (kubectl prints a Deployment list as one List, with no namespace;
       # a list of policies item by item): from that list's version on, the watch misses no change
       [ -n "$listed" ] || { : > "$1/.listed"; listed=1; }
       [ -n "$ns" ] || continue
-      t=${EPOCHREALTIME/[.,]/}; echo "$(( t / 1000 )) $rest" >> "$1/$ns"
+      now; echo "$NOW $rest" >> "$1/$ns"
     done
   }
   kubectl get deploy -A --field-selector metadata.name=svc-1 -w -o jsonpath='{.metadata.namespace} {.spec.replicas} {.spec.template.spec.containers[0].env[?(@.name=="HIKARI_MAXIMUM_POOL_SIZE")].value}{"\n"}' > >(stamp "$work/t") &
