@@ -10,10 +10,11 @@
 #   bench/operator-scale.sh                      (after ./mvnw package -DskipTests; root, for the cgroup)
 #   POLICIES=100 PER_POLICY=10 EXTRA=4000 LIMIT_MIB=384 bench/operator-scale.sh
 #   SHAPE=app: the EXTRA Deployments carry a real service's pod spec (bench/app-pod-spec.yaml), not a bare container
+#   APP=dir: run the operator from another copy of target/quarkus-app (to compare two builds, or build meanwhile)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 POLICIES=${POLICIES:-1000}; PER_POLICY=${PER_POLICY:-10}; EXTRA=${EXTRA:-40000}; LIMIT_MIB=${LIMIT_MIB:-384}
-SAMPLES=${SAMPLES:-100}; SHAPE=${SHAPE:-bare}
+SAMPLES=${SAMPLES:-100}; SHAPE=${SHAPE:-bare}; APP=${APP:-target/quarkus-app}
 JVM_FLAGS=${JVM_FLAGS:-$(sed -n 's/^quarkus.jib.jvm-additional-arguments=//p' src/main/resources/application.properties | tr ',' ' ')}
 LABEL=poolbudget.io/bench-scale
 # the wall clock in ms, from bash itself: now sets NOW without a process (a fork in the window an event is timed in
@@ -79,7 +80,7 @@ log=build/bench-operator-scale.log
 start_operator() {
   ( echo $BASHPID > "$cg/cgroup.procs"
     # MALLOC_ARENA_MAX as the image sets it (quarkus.jib.environment-variables)
-    MALLOC_ARENA_MAX=2 POOLBUDGET_HTTP_PORT=$port POOLBUDGET_STABILIZATION_WINDOW=0s exec java $JVM_FLAGS -jar target/quarkus-app/quarkus-run.jar operator ) >> "$log" 2>&1 &
+    MALLOC_ARENA_MAX=2 POOLBUDGET_HTTP_PORT=$port POOLBUDGET_STABILIZATION_WINDOW=0s exec java $JVM_FLAGS -jar "$APP/quarkus-run.jar" operator ) >> "$log" 2>&1 &
   op=$!
 }
 : > "$log"
