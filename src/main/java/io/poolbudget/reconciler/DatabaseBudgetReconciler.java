@@ -19,6 +19,9 @@ import io.poolbudget.api.v1alpha1.DatabaseBudgetStatus;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.planning.SharedBudgets;
 import io.quarkus.arc.lookup.LookupIfProperty;
+import io.javaoperatorsdk.operator.api.reconciler.Constants;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;
@@ -37,14 +40,31 @@ import java.util.stream.Collectors;
 public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
     public static final String NAME = "databasebudget";
     private final Clock clock = Clock.systemUTC();
+    private final SharedCaches caches;
+    private final boolean shared;
+
+    /**
+     * Where the policy controller watches every namespace, its caches of policies, namespaces and sized pods are
+     * read ({@link SharedCaches}); elsewhere this controller watches them itself.
+     */
+    public DatabaseBudgetReconciler(SharedCaches caches, @ConfigProperty(name = WatchedNamespaces.PROPERTY,
+            defaultValue = Constants.WATCH_ALL_NAMESPACES) String namespaces) {
+        this.caches = caches;
+        this.shared = WatchedNamespaces.of(namespaces).isEmpty();
+    }
 
     @Override
     public UpdateControl<DatabaseBudget> reconcile(DatabaseBudget budget, Context<DatabaseBudget> context) {
-        var policies = cached(context, PoolPolicy.class);
-        var shared = new SharedBudgets(context.getPrimaryCache().list().toList(), cached(context, Namespace.class),
-                policies, BudgetHoldings.of(InformerCaches.sizedPods(context), policies));
+        if (shared && !caches.synced()) {
+            return UpdateControl.<DatabaseBudget>noUpdate().rescheduleAfter(1000); // the policy controller is starting
+        }
+        var policies = shared ? caches.policies() : cached(context, PoolPolicy.class);
+        var pods = shared ? caches.sizedPods() : InformerCaches.sizedPods(context);
+        var budgets = new SharedBudgets(context.getPrimaryCache().list().toList(),
+                shared ? caches.namespaces() : cached(context, Namespace.class), policies,
+                BudgetHoldings.of(pods, policies));
         var previous = budget.getStatus() == null ? null : budget.getStatus().getConditions();
-        DatabaseBudgetStatus desired = BudgetStatusAggregator.status(shared, budget, previous, clock);
+        DatabaseBudgetStatus desired = BudgetStatusAggregator.status(budgets, budget, previous, clock);
         if (SameStatus.as(desired, budget.getStatus())) {
             return UpdateControl.noUpdate();
         }
@@ -64,19 +84,41 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
     public List<EventSource<?, DatabaseBudget>> prepareEventSources(EventSourceContext<DatabaseBudget> context) {
         // Budgets are few (one per shared database): a policy or namespace change may move a policy into or out of
         // any of them, so it concerns them all. A pod concerns the budgets it records, or its policy's.
-        SecondaryToPrimaryMapper<HasMetadata> all = r -> context.getPrimaryCache().list()
+        java.util.function.Supplier<Set<ResourceID>> every = () -> context.getPrimaryCache().list()
                 .map(ResourceID::fromResource).collect(Collectors.toSet());
-        SecondaryToPrimaryMapper<HasMetadata> recorded = r -> {
-            Set<String> names = new java.util.HashSet<>(BudgetHoldings.budgetsOn((Pod) r));
+        java.util.function.Function<Pod, Set<ResourceID>> recorded = pod -> {
+            Set<String> names = new java.util.HashSet<>(BudgetHoldings.budgetsOn(pod));
             if (names.isEmpty()) {
-                return all.toPrimaryResourceIDs(r); // sized before pods recorded their budget
+                return every.get(); // sized before pods recorded their budget
             }
             return names.stream().map(ResourceID::new).collect(Collectors.toSet());
         };
+        if (shared) {
+            var source = new SimpleInboundEventSource<DatabaseBudget>("policy-controller-caches");
+            caches.listen(new SharedCaches.Listener() {
+                @Override
+                public void policyOrNamespace() {
+                    every.get().forEach(source::propagateEvent);
+                }
+
+                @Override
+                public void pod(Pod was, Pod now) {
+                    Set<ResourceID> ids = new java.util.HashSet<>();
+                    for (Pod p : new Pod[] {was, now}) {
+                        if (p != null) {
+                            ids.addAll(recorded.apply(p));
+                        }
+                    }
+                    ids.forEach(source::propagateEvent);
+                }
+            });
+            return List.of(source);
+        }
+        SecondaryToPrimaryMapper<HasMetadata> all = r -> every.get();
         return List.of(
                 informer(context, PoolPolicy.class, all, null, PoolPolicy.class.getSimpleName().toLowerCase()),
                 informer(context, Namespace.class, all, null, "namespace"),
-                informer(context, Pod.class, recorded, Owner.SIZED_LABEL, InformerCaches.SIZED_PODS));
+                informer(context, Pod.class, r -> recorded.apply((Pod) r), Owner.SIZED_LABEL, InformerCaches.SIZED_PODS));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

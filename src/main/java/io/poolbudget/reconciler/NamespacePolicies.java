@@ -2,6 +2,7 @@ package io.poolbudget.reconciler;
 
 import io.javaoperatorsdk.operator.api.reconciler.ResourceCache;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 
 /**
@@ -12,11 +13,25 @@ import java.util.stream.Stream;
  */
 final class NamespacePolicies {
     private volatile PrunedStore<PoolPolicy> store;
+    private volatile BiConsumer<PoolPolicy, PoolPolicy> changes = (was, now) -> { };
 
     /** The store to give the controller's informer (only where one informer watches every namespace). */
     PrunedStore<PoolPolicy> ownStore() {
-        store = new PrunedStore<>();
+        store = new PrunedStore<PoolPolicy>().notifying((was, now) -> changes.accept(was, now));
         return store;
+    }
+
+    /** Whether the controller's cache is {@link #ownStore ours}: then {@link #onChange} hears of every policy. */
+    boolean owned() {
+        return store != null;
+    }
+
+    /**
+     * Tells {@code changes} of every policy that appears, changes or goes, once the controller's cache holds it (see
+     * {@link PrunedStore#notifying}); only where the cache is {@link #owned ours}.
+     */
+    void onChange(BiConsumer<PoolPolicy, PoolPolicy> changes) {
+        this.changes = changes;
     }
 
     Stream<PoolPolicy> in(ResourceCache<PoolPolicy> cache, String namespace) {

@@ -10,10 +10,12 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.PrimaryToSecondaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
@@ -24,21 +26,26 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * What a PoolPolicy's pass reads and what wakes it: the informers on workloads, HPAs, policies, sized pods, their
- * ConfigMaps, DatabaseBudgets and namespaces, each with the mapper from its events to the policies they concern, the
- * stores that keep only what sizing reads ({@link PrunedStore}), and the database observation.
+ * What a PoolPolicy's pass reads and what wakes it: the informers on workloads, HPAs, sized pods, their ConfigMaps,
+ * DatabaseBudgets and namespaces, each with the mapper from its events to the policies they concern, the stores that
+ * keep only what sizing reads ({@link PrunedStore}), what wakes a policy's neighbours ({@link #neighbours}), and the
+ * database observation. The policies, namespaces and sized pods cached here are the DatabaseBudget controller's too
+ * ({@link SharedCaches}).
  */
 final class PolicyEventSources {
     private final NamespacePolicies policies;
     private final boolean sharedBudgets;
     private final KubernetesClient client;
     private final PostgresReader reader;
+    private final SharedCaches caches;
 
-    PolicyEventSources(NamespacePolicies policies, boolean sharedBudgets, KubernetesClient client, PostgresReader reader) {
+    PolicyEventSources(NamespacePolicies policies, boolean sharedBudgets, KubernetesClient client, PostgresReader reader,
+                       SharedCaches caches) {
         this.policies = policies;
         this.sharedBudgets = sharedBudgets;
         this.client = client;
         this.reader = reader;
+        this.caches = caches;
     }
 
     List<EventSource<?, PoolPolicy>> create(EventSourceContext<PoolPolicy> context) {
@@ -94,25 +101,68 @@ final class PolicyEventSources {
             }
             return ids;
         };
+        // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster. Pods version 0.1
+        // labelled come from a second informer until they are gone.
+        var sizedPods = informer(context, Pod.class, podMapper, Owner.SIZED_LABEL);
         List<EventSource<?, PoolPolicy>> sources = new java.util.ArrayList<>(List.of(
                 informer(context, Deployment.class, workloadPolicies, null),
                 informer(context, StatefulSet.class, workloadPolicies, null),
                 informer(context, HorizontalPodAutoscaler.class, namespacePolicies, null),
-                // Claims span policies: when one appears, changes or goes, its neighbours must look again
-                // (a conflict appears or clears for both).
-                informer(context, PoolPolicy.class, policiesAndPeers, null),
-                // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster. Pods
-                // version 0.1 labelled come from a second informer until they are gone.
-                informer(context, Pod.class, podMapper, Owner.SIZED_LABEL),
+                sizedPods,
                 informer(context, Pod.class, sizedBy, Owner.POLICY_LABEL),
                 informer(context, ConfigMap.class, sizedBy, Owner.POLICY_LABEL),
                 // spec.database.observe: the database's own connection count, read on a timer
                 ObservationSource.create(context, client, reader)));
+        // Claims span policies: when one appears, changes or goes, its neighbours must look again (a conflict appears
+        // or clears for both), and a shared budget's shares and raise blockers span its policies' statuses.
+        sources.add(neighbours(context, policiesAndPeers));
         if (sharedBudgets) {
             sources.add(clusterInformer(context, DatabaseBudget.class, budgetPolicies));
-            sources.add(clusterInformer(context, Namespace.class, referencingPolicies));
+            var namespaces = clusterInformer(context, Namespace.class, referencingPolicies);
+            sources.add(namespaces);
+            if (policies.owned()) {
+                share(context, namespaces, sizedPods);
+            }
         }
         return sources;
+    }
+
+    /** The caches the DatabaseBudget controller reads too ({@link SharedCaches}). */
+    private void share(EventSourceContext<PoolPolicy> context, InformerEventSource<Namespace, PoolPolicy> namespaces,
+                       InformerEventSource<Pod, PoolPolicy> sizedPods) {
+        var sources = new java.util.ArrayList<InformerWrappingEventSourceHealthIndicator<?>>(List.of(namespaces, sizedPods));
+        if (context.getPrimaryCache() instanceof InformerWrappingEventSourceHealthIndicator<?> own) {
+            sources.add(own);   // the controller's own informer (JOSDK's ControllerEventSource)
+        }
+        caches.attach(() -> context.getPrimaryCache().list().toList(), () -> namespaces.list().toList(),
+                () -> sizedPods.list().toList(), sources);
+    }
+
+    /**
+     * What wakes a policy's neighbours when it appears, changes (spec or status) or goes. Where the controller's cache
+     * is ours, the cache itself tells ({@link NamespacePolicies#onChange}): a second informer on the policies would
+     * receive, decrypt and parse every status write of every policy again (about 5 KB each, two per scale event),
+     * which at 1,000 policies was a large share of the operator's CPU while workloads scaled. Neighbours are told
+     * only once the controller's cache holds the change, so what they read of it is current. Elsewhere (one
+     * informer per watched namespace) that informer stays.
+     */
+    private EventSource<?, PoolPolicy> neighbours(EventSourceContext<PoolPolicy> context,
+                                                  SecondaryToPrimaryMapper<HasMetadata> policiesAndPeers) {
+        if (!policies.owned()) {
+            return informer(context, PoolPolicy.class, policiesAndPeers, null);
+        }
+        var source = new SimpleInboundEventSource<PoolPolicy>("poolpolicy-neighbours");
+        policies.onChange((was, now) -> {
+            Set<ResourceID> ids = new java.util.HashSet<>();
+            for (PoolPolicy p : new PoolPolicy[] {was, now}) {
+                if (p != null) {
+                    ids.addAll(policiesAndPeers.toPrimaryResourceIDs(p));
+                }
+            }
+            ids.forEach(source::propagateEvent);
+            caches.policyChanged();
+        });
+        return source;
     }
 
     /**
@@ -127,16 +177,17 @@ final class PolicyEventSources {
 
     /** An informer on a cluster-scoped resource (whatever namespaces the controller watches). */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static <R extends HasMetadata> EventSource<?, PoolPolicy> clusterInformer(
+    private <R extends HasMetadata> InformerEventSource<R, PoolPolicy> clusterInformer(
             EventSourceContext<PoolPolicy> context, Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper) {
         return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, PoolPolicy.class)
-                .withName(type.getSimpleName().toLowerCase()).withItemStore(new PrunedStore<>())
+                .withName(type.getSimpleName().toLowerCase()).withItemStore(type != Namespace.class ? new PrunedStore<>()
+                        : (PrunedStore) new PrunedStore<Namespace>().notifying((was, now) -> caches.namespaceChanged()))
                 .withInformerListLimit(PrunedStore.LIST_LIMIT).withPrimaryToSecondaryMapper(READ_BY_NAMESPACE)
                 .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper).build(), context);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private <R extends HasMetadata> EventSource<?, PoolPolicy> informer(EventSourceContext<PoolPolicy> context,
+    private <R extends HasMetadata> InformerEventSource<R, PoolPolicy> informer(EventSourceContext<PoolPolicy> context,
             Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper, String labelSelector) {
         var config = InformerEventSourceConfiguration.from(type, PoolPolicy.class)
                 .withName(type.getSimpleName().toLowerCase() + (labelSelector == null ? "" : "-" + labelSelector)
@@ -152,10 +203,11 @@ final class PolicyEventSources {
         // JOSDK gives one store to the informer of every watched namespace, and each informer's relist would drop
         // the others' objects from a shared one: prune only where one informer watches every namespace
         if (context.getControllerConfiguration().getInformerConfig().watchAllNamespaces()) {
-            config.withItemStore(type == PoolPolicy.class ? (PrunedStore) PrunedStore.policiesWithoutStatus()
-                    : type == Deployment.class || type == StatefulSet.class
+            config.withItemStore(type == Deployment.class || type == StatefulSet.class
                     // the controller's cache is synced before JOSDK starts this informer
                     ? PrunedStore.workloads(ns -> policies.in(context.getPrimaryCache(), ns).toList())
+                    : type == Pod.class && Owner.SIZED_LABEL.equals(labelSelector)
+                    ? (PrunedStore) new PrunedStore<Pod>().notifying(caches::podChanged)
                     : new PrunedStore<>());
         }
         return new InformerEventSource<>(config.build(), context);

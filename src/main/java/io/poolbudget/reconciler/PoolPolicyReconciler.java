@@ -63,8 +63,9 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     private final boolean sharedBudgets;
     private final boolean allNamespaces;
     private final NamespacePolicies policies = new NamespacePolicies();
+    private final SharedCaches caches;
 
-    public PoolPolicyReconciler(KubernetesClient client, MeterRegistry registry,
+    public PoolPolicyReconciler(KubernetesClient client, MeterRegistry registry, SharedCaches caches,
                                 @ConfigProperty(name = "poolbudget.stabilization-window", defaultValue = "PT3M") Duration window,
                                 @ConfigProperty(name = "poolbudget.shared-budgets.enabled", defaultValue = "true")
                                 boolean sharedBudgets,
@@ -75,6 +76,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
         this.allNamespaces = WatchedNamespaces.of(namespaces).isEmpty();
         this.statusAggregator = new StatusAggregator(clock, liveGrace);
         this.client = client;
+        this.caches = caches;
         this.sharedBudgets = sharedBudgets;
         this.writer = WorkloadWriter.serverSideApply(client);
         this.events = new PolicyEvents(client);
@@ -237,7 +239,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
 
     @Override
     public List<EventSource<?, PoolPolicy>> prepareEventSources(EventSourceContext<PoolPolicy> context) {
-        return new PolicyEventSources(policies, sharedBudgets, client, reader).create(context);
+        return new PolicyEventSources(policies, sharedBudgets, client, reader, caches).create(context);
     }
 
     /** A minimal object for the server-side-apply status patch: identity plus status, nothing else. */

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -63,6 +64,7 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
     private final UnaryOperator<R> more;
     private final Predicate<R> whole;
     private final Map<String, Set<String>> keysByNamespace = new ConcurrentHashMap<>();
+    private volatile BiConsumer<R, R> changes = (was, now) -> { };
 
     public PrunedStore() {
         this(UnaryOperator.identity(), o -> true);
@@ -83,17 +85,6 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
                 o -> WorkloadInterest.wanted(policiesIn.apply(namespace(o)), o));
     }
 
-    /**
-     * PoolPolicies cached only to map their events to other policies: their status (a second copy of what the
-     * controller's own cache holds, most of a policy's size) is not kept.
-     */
-    static PrunedStore<PoolPolicy> policiesWithoutStatus() {
-        return new PrunedStore<>(p -> {
-            p.setStatus(null);
-            return p;
-        }, p -> true);
-    }
-
     /** PoolPolicies whose status is read for budget shares and raise blockers: without each target's explanation. */
     static PrunedStore<PoolPolicy> policiesWithoutExplanations() {
         return new PrunedStore<>(p -> {
@@ -104,8 +95,29 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
         }, p -> true);
     }
 
+    /**
+     * Tells {@code changes} of every object that appears (was null), changes (a new resource version) or goes (now
+     * null), as stored, once the store holds it: what an informer's event handler would be told, from the store
+     * itself, so that one informer serves both its controller and what else must react to its objects. A relist
+     * that stores an object unchanged tells nothing.
+     */
+    PrunedStore<R> notifying(BiConsumer<R, R> changes) {
+        this.changes = changes;
+        return this;
+    }
+
     @Override
-    public synchronized R put(String key, R obj) {
+    public R put(String key, R obj) {
+        R old = store(key, obj);
+        String version = obj.getMetadata() == null ? null : obj.getMetadata().getResourceVersion();
+        if (old == null || old.getMetadata() == null || version == null
+                || !version.equals(old.getMetadata().getResourceVersion())) {
+            changes.accept(old, get(key));
+        }
+        return old;
+    }
+
+    private synchronized R store(String key, R obj) {
         R old = super.put(key, Compaction.compact(whole.test(obj) ? more.apply(prune(obj)) : WorkloadInterest.skeleton(obj)));
         if (old == null) {
             keysByNamespace.compute(namespace(obj), (ns, keys) -> {
@@ -134,7 +146,15 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
     }
 
     @Override
-    public synchronized R remove(String key) {
+    public R remove(String key) {
+        R old = drop(key);
+        if (old != null) {
+            changes.accept(old, null);
+        }
+        return old;
+    }
+
+    private synchronized R drop(String key) {
         R old = super.remove(key);
         if (old != null) {
             keysByNamespace.computeIfPresent(namespace(old), (ns, keys) -> keys.remove(key) && keys.isEmpty() ? null : keys);

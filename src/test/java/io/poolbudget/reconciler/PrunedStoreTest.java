@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.List;
+import java.util.ArrayList;
 import org.junit.jupiter.api.Test;
 
 class PrunedStoreTest {
@@ -89,10 +91,37 @@ class PrunedStoreTest {
         forBudgets.put("shop/db", policy);
         assertThat(forBudgets.get("shop/db").getStatus().getTargets()).extracting(t -> t.getState() + " "
                 + t.getExplanation()).containsExactly("Rolling null");
-        var forEvents = PrunedStore.policiesWithoutStatus();
-        forEvents.put("shop/db", policy);
-        assertThat(forEvents.get("shop/db").getStatus()).isNull();
-        assertThat(forEvents.get("shop/db").getMetadata().getName()).isEqualTo("db");
+    }
+
+    @Test
+    void tellsOfWhatAppearsChangesAndGoesButNotOfARelistedObject() {
+        List<String> told = new ArrayList<>();
+        var store = new PrunedStore<Deployment>().notifying((was, now) -> told.add(version(was) + "->" + version(now)));
+        store.put("shop/web", versioned(web("shop", "web", 1), "10"));
+        store.put("shop/web", versioned(web("shop", "web", 1), "10"));   // a relist: the same version again
+        store.put("shop/web", versioned(web("shop", "web", 2), "11"));
+        assertThat(store.remove("shop/api")).isNull();                     // nothing stored: nothing to tell
+        store.remove("shop/web");
+        assertThat(told).containsExactly("null->10", "10->11", "11->null");
+    }
+
+    @Test
+    void whatItTellsIsAlreadyStored() {
+        List<Integer> seen = new ArrayList<>();
+        PrunedStore<Deployment>[] holder = new PrunedStore[1];
+        holder[0] = new PrunedStore<Deployment>().notifying((was, now) -> seen.add(holder[0].inNamespace("shop").size()));
+        holder[0].put("shop/web", versioned(web("shop", "web", 1), "1"));
+        holder[0].remove("shop/web");
+        assertThat(seen).containsExactly(1, 0);
+    }
+
+    private static Deployment versioned(Deployment d, String version) {
+        d.getMetadata().setResourceVersion(version);
+        return d;
+    }
+
+    private static String version(Deployment d) {
+        return d == null ? "null" : d.getMetadata().getResourceVersion();
     }
 
     private static Deployment web(String ns, String name, long generation) {

@@ -1,0 +1,91 @@
+package io.poolbudget.reconciler;
+
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
+import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The policy controller's caches of policies, namespaces and sized pods, which the DatabaseBudget controller reads
+ * too where the policy controller watches every namespace: one watch of each instead of two. Each of these objects
+ * was otherwise received, decrypted, parsed and cached twice; a policy's status (about 5 KB, written twice per scale
+ * event) three times, with the policy controller's second policy watch that {@link PolicyEventSources#neighbours}
+ * replaced.
+ * <p>
+ * The policy controller {@link #attach attaches} its caches once it has made them, and their stores tell of each change
+ * ({@link PrunedStore#notifying}), which this hands to the DatabaseBudget controller's {@link #listen listener}. The
+ * two controllers start on their own: until every attached cache has synced, {@link #synced} is false, and the
+ * DatabaseBudget controller writes nothing.
+ */
+@Singleton
+public class SharedCaches {
+    /** What the DatabaseBudget controller is told: a policy or namespace changed, or a sized pod did. */
+    interface Listener {
+        void policyOrNamespace();
+
+        void pod(Pod was, Pod now);
+    }
+
+    private static final Listener NOBODY = new Listener() {
+        @Override
+        public void policyOrNamespace() {}
+
+        @Override
+        public void pod(Pod was, Pod now) {}
+    };
+
+    private volatile Supplier<List<PoolPolicy>> policies;
+    private volatile Supplier<List<Namespace>> namespaces;
+    private volatile Supplier<List<Pod>> sizedPods;
+    private volatile List<InformerWrappingEventSourceHealthIndicator<?>> sources = List.of();
+    private volatile Listener listener = NOBODY;
+
+    /** The policy controller's caches: its own (policies), its namespaces' and its sized pods'. */
+    void attach(Supplier<List<PoolPolicy>> policies, Supplier<List<Namespace>> namespaces, Supplier<List<Pod>> sizedPods,
+                List<InformerWrappingEventSourceHealthIndicator<?>> sources) {
+        this.policies = policies;
+        this.namespaces = namespaces;
+        this.sizedPods = sizedPods;
+        this.sources = List.copyOf(sources);
+    }
+
+    void listen(Listener listener) {
+        this.listener = listener;
+    }
+
+    /** Whether the caches are attached and every informer behind them has listed what it watches. */
+    boolean synced() {
+        return policies != null && !sources.isEmpty() && sources.stream().allMatch(s -> {
+            var informers = s.informerHealthIndicators().values();
+            return !informers.isEmpty() && informers.stream().allMatch(InformerHealthIndicator::hasSynced);
+        });
+    }
+
+    List<PoolPolicy> policies() {
+        return policies.get();
+    }
+
+    List<Namespace> namespaces() {
+        return namespaces.get();
+    }
+
+    List<Pod> sizedPods() {
+        return sizedPods.get();
+    }
+
+    void policyChanged() {
+        listener.policyOrNamespace();
+    }
+
+    void namespaceChanged() {
+        listener.policyOrNamespace();
+    }
+
+    void podChanged(Pod was, Pod now) {
+        listener.pod(was, now);
+    }
+}
