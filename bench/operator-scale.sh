@@ -199,6 +199,11 @@ if kill -0 "$op" 2>/dev/null; then
     [ $(( waited++ )) -lt 300 ] || { echo "the bench's watches printed nothing in 60 s: no scale events timed"; exit 1; }
     sleep 0.2
   done
+  # CPU while the events run: the operator's (utime + stime of its process) and the machine's (all but idle and
+  # iowait), in clock ticks, as % of one core
+  ticks() { awk '{print $14 + $15}' "/proc/$op/stat"; }
+  busy() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
+  c0=$(ticks); m0=$(busy); now; w0=$NOW
   for i in $(seq 1 "$SAMPLES"); do
     ns=$(ns_of $(( (i * 7919) % POLICIES + 1 )))
     want=$(( i % 3 + 2 ))
@@ -227,9 +232,13 @@ if kill -0 "$op" 2>/dev/null; then
     kubectl scale deploy svc-1 -n "$ns" --replicas=0 >/dev/null
     sleep 1.5   # time for the scale back's rollouts (1 s, and the ~0.5 s each event's own watches took to start)
   done
+  c1=$(ticks); m1=$(busy); now; w1=$NOW
   kill "$tw" "$sw" 2>/dev/null; wait "$tw" "$sw" 2>/dev/null || true
   # p99 as the value at rank int((n-1) x 0.99) + 1: of 100 events the 99th, a p99; of 20 it was the 19th, nearer a p95
   echo "scale event -> new size in the template: p50 $(pct 50 < "$work/template.ms") ms, p99 $(pct 99 < "$work/template.ms") ms, max $(pct 100 < "$work/template.ms") ms; -> status: p50 $(pct 50 < "$work/status.ms") ms, p99 $(pct 99 < "$work/status.ms") ms, max $(pct 100 < "$work/status.ms") ms ($SAMPLES events, from the watch event showing the new replicas to the watch event showing the change)"
+  awk -v c=$((c1 - c0)) -v m=$((m1 - m0)) -v w=$((w1 - w0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {
+    printf "  CPU during the scale events (%.0f s), %% of one core: the operator %.1f, the machine %.1f of %d\n",
+      w / 1000, c * 100000 / hz / w, m * 100000 / hz / w, 100 * '"$(nproc)"' }'
   api_histograms > "$work/api.after"
   echo "  during the scale events, by the API server's histograms (bucket bounds):"
   api_latency "$work/api.before" "$work/api.after"
