@@ -19,9 +19,7 @@ import io.poolbudget.api.v1alpha1.DatabaseBudgetStatus;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.planning.SharedBudgets;
 import io.quarkus.arc.lookup.LookupIfProperty;
-import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;
@@ -47,10 +45,9 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
      * Where the policy controller watches every namespace, its caches of policies, namespaces and sized pods are
      * read ({@link SharedCaches}); elsewhere this controller watches them itself.
      */
-    public DatabaseBudgetReconciler(SharedCaches caches, @ConfigProperty(name = WatchedNamespaces.PROPERTY,
-            defaultValue = Constants.WATCH_ALL_NAMESPACES) String namespaces) {
+    public DatabaseBudgetReconciler(SharedCaches caches) {
         this.caches = caches;
-        this.shared = WatchedNamespaces.of(namespaces).isEmpty();
+        this.shared = caches.active();
     }
 
     @Override
@@ -103,13 +100,7 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
 
                 @Override
                 public void pod(Pod was, Pod now) {
-                    Set<ResourceID> ids = new java.util.HashSet<>();
-                    for (Pod p : new Pod[] {was, now}) {
-                        if (p != null) {
-                            ids.addAll(recorded.apply(p));
-                        }
-                    }
-                    ids.forEach(source::propagateEvent);
+                    PrunedStore.concerning(was, now, recorded).forEach(source::propagateEvent);
                 }
             });
             return List.of(source);

@@ -2,6 +2,7 @@ package io.poolbudget.reconciler;
 
 import io.javaoperatorsdk.operator.api.reconciler.ResourceCache;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.planning.SharedBudgets;
 import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 
@@ -9,7 +10,8 @@ import java.util.stream.Stream;
  * A namespace's policies, from the controller's cache. JOSDK's {@code list(namespace)} copies every cached policy and
  * filters them, and it runs for every workload event (the event mappers) and every workload the store keeps (its
  * skeleton check): O(policies) each, about 50 million steps at a 50,000-Deployment start-up with 1,000 policies.
- * Where the controller's cache is ours ({@link #ownStore}) its namespace index answers instead.
+ * Where the controller's cache is ours ({@link #ownStore}) its namespace index answers instead, and its index by
+ * shared budget answers {@link #drawingOn}.
  */
 final class NamespacePolicies {
     private volatile PrunedStore<PoolPolicy> store;
@@ -17,7 +19,8 @@ final class NamespacePolicies {
 
     /** The store to give the controller's informer (only where one informer watches every namespace). */
     PrunedStore<PoolPolicy> ownStore() {
-        store = new PrunedStore<PoolPolicy>().notifying((was, now) -> changes.accept(was, now));
+        store = new PrunedStore<PoolPolicy>().notifying((was, now) -> changes.accept(was, now))
+                .groupedBy(SharedBudgets::ref);
         return store;
     }
 
@@ -37,5 +40,15 @@ final class NamespacePolicies {
     Stream<PoolPolicy> in(ResourceCache<PoolPolicy> cache, String namespace) {
         PrunedStore<PoolPolicy> own = store;
         return own != null ? own.inNamespace(namespace).stream() : cache.list(namespace);
+    }
+
+    /**
+     * The policies, in any namespace, that draw on the shared budget {@code budget}: the peers a policy's change wakes,
+     * which runs on the watch's own thread where the cache is ours, so an index answers instead of a scan of every
+     * policy.
+     */
+    Stream<PoolPolicy> drawingOn(ResourceCache<PoolPolicy> cache, String budget) {
+        PrunedStore<PoolPolicy> own = store;
+        return own != null ? own.inGroup(budget).stream() : cache.list(p -> budget.equals(SharedBudgets.ref(p)));
     }
 }

@@ -61,8 +61,8 @@ final class PolicyEventSources {
                 .map(ResourceID::fromResource).collect(Collectors.toSet());
         // A policy of a shared budget concerns every other policy of that budget, in any namespace (shares and
         // shrink-first ordering span them); a DatabaseBudget its policies; a namespace's labels its policies' admission.
-        java.util.function.Function<String, Set<ResourceID>> drawingOn = budget -> context.getPrimaryCache()
-                .list(p -> budget.equals(SharedBudgets.ref(p))).map(ResourceID::fromResource).collect(Collectors.toSet());
+        java.util.function.Function<String, Set<ResourceID>> drawingOn = budget -> policies.drawingOn(
+                context.getPrimaryCache(), budget).map(ResourceID::fromResource).collect(Collectors.toSet());
         SecondaryToPrimaryMapper<HasMetadata> budgetPolicies = r -> drawingOn.apply(r.getMetadata().getName());
         SecondaryToPrimaryMapper<HasMetadata> policiesAndPeers = r -> {
             Set<ResourceID> ids = new java.util.HashSet<>(namespacePolicies.toPrimaryResourceIDs(r));
@@ -130,12 +130,14 @@ final class PolicyEventSources {
     /** The caches the DatabaseBudget controller reads too ({@link SharedCaches}). */
     private void share(EventSourceContext<PoolPolicy> context, InformerEventSource<Namespace, PoolPolicy> namespaces,
                        InformerEventSource<Pod, PoolPolicy> sizedPods) {
-        var sources = new java.util.ArrayList<InformerWrappingEventSourceHealthIndicator<?>>(List.of(namespaces, sizedPods));
-        if (context.getPrimaryCache() instanceof InformerWrappingEventSourceHealthIndicator<?> own) {
-            sources.add(own);   // the controller's own informer (JOSDK's ControllerEventSource)
+        // the controller's own informer (JOSDK's ControllerEventSource) must be synced too before a budget is written
+        if (!(context.getPrimaryCache() instanceof InformerWrappingEventSourceHealthIndicator<?> own)) {
+            throw new IllegalStateException("PoolPolicy's cache (" + context.getPrimaryCache().getClass().getName()
+                    + ") tells no informer health: the DatabaseBudget controller could not tell when it has listed."
+                    + " This operator needs the java-operator-sdk version it was built with.");
         }
         caches.attach(() -> context.getPrimaryCache().list().toList(), () -> namespaces.list().toList(),
-                () -> sizedPods.list().toList(), sources);
+                () -> sizedPods.list().toList(), List.of(namespaces, sizedPods, own));
     }
 
     /**
@@ -153,14 +155,8 @@ final class PolicyEventSources {
         }
         var source = new SimpleInboundEventSource<PoolPolicy>("poolpolicy-neighbours");
         policies.onChange((was, now) -> {
-            Set<ResourceID> ids = new java.util.HashSet<>();
-            for (PoolPolicy p : new PoolPolicy[] {was, now}) {
-                if (p != null) {
-                    ids.addAll(policiesAndPeers.toPrimaryResourceIDs(p));
-                }
-            }
-            ids.forEach(source::propagateEvent);
-            caches.policyChanged();
+            PrunedStore.concerning(was, now, policiesAndPeers::toPrimaryResourceIDs).forEach(source::propagateEvent);
+            caches.changed();
         });
         return source;
     }
@@ -181,7 +177,7 @@ final class PolicyEventSources {
             EventSourceContext<PoolPolicy> context, Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper) {
         return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, PoolPolicy.class)
                 .withName(type.getSimpleName().toLowerCase()).withItemStore(type != Namespace.class ? new PrunedStore<>()
-                        : (PrunedStore) new PrunedStore<Namespace>().notifying((was, now) -> caches.namespaceChanged()))
+                        : (PrunedStore) new PrunedStore<Namespace>().notifying((was, now) -> caches.changed()))
                 .withInformerListLimit(PrunedStore.LIST_LIMIT).withPrimaryToSecondaryMapper(READ_BY_NAMESPACE)
                 .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper).build(), context);
     }

@@ -27,7 +27,6 @@ import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
-import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.quarkiverse.operatorsdk.runtime.api.ConfigurableReconciler;
 import java.time.Duration;
 import java.util.List;
@@ -70,10 +69,8 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
                                 @ConfigProperty(name = "poolbudget.shared-budgets.enabled", defaultValue = "true")
                                 boolean sharedBudgets,
                                 @ConfigProperty(name = "poolbudget.live-over-budget-grace", defaultValue = "15s")
-                                Duration liveGrace,
-                                @ConfigProperty(name = WatchedNamespaces.PROPERTY,
-                                        defaultValue = Constants.WATCH_ALL_NAMESPACES) String namespaces) {
-        this.allNamespaces = WatchedNamespaces.of(namespaces).isEmpty();
+                                Duration liveGrace) {
+        this.allNamespaces = caches.active();
         this.statusAggregator = new StatusAggregator(clock, liveGrace);
         this.client = client;
         this.caches = caches;

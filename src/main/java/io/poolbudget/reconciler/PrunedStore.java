@@ -65,6 +65,8 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
     private final Predicate<R> whole;
     private final Map<String, Set<String>> keysByNamespace = new ConcurrentHashMap<>();
     private volatile BiConsumer<R, R> changes = (was, now) -> { };
+    private volatile Function<R, String> group = o -> null;
+    private final Map<String, Set<String>> keysByGroup = new ConcurrentHashMap<>();
 
     public PrunedStore() {
         this(UnaryOperator.identity(), o -> true);
@@ -106,6 +108,38 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
         return this;
     }
 
+    /**
+     * What a change {@link #notifying told of} concerns: what {@code concerns} maps the object to as it was and as it
+     * is (either may be null), together.
+     */
+    static <R, I> Set<I> concerning(R was, R now, Function<R, ? extends Collection<I>> concerns) {
+        Set<I> ids = new java.util.HashSet<>();
+        if (was != null) {
+            ids.addAll(concerns.apply(was));
+        }
+        if (now != null) {
+            ids.addAll(concerns.apply(now));
+        }
+        return ids;
+    }
+
+    /**
+     * Keeps a second index, by {@code group} (null: in none), which {@link #inGroup} reads. Unlike the namespace, an
+     * object's group may change on an update: it joins the new group before it leaves the old one, so a reader in
+     * between finds it in both, and {@link #inGroup} keeps only those in the group asked for.
+     */
+    PrunedStore<R> groupedBy(Function<R, String> group) {
+        this.group = group;
+        return this;
+    }
+
+    /** The objects whose {@link #groupedBy group} is {@code name}. */
+    List<R> inGroup(String name) {
+        Function<R, String> of = group;
+        return keysByGroup.getOrDefault(name, Set.of()).stream().map(this::get)
+                .filter(o -> o != null && name.equals(of.apply(o))).toList();
+    }
+
     @Override
     public R put(String key, R obj) {
         R old = store(key, obj);
@@ -118,15 +152,32 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
     }
 
     private synchronized R store(String key, R obj) {
-        R old = super.put(key, Compaction.compact(whole.test(obj) ? more.apply(prune(obj)) : WorkloadInterest.skeleton(obj)));
+        R stored = Compaction.compact(whole.test(obj) ? more.apply(prune(obj)) : WorkloadInterest.skeleton(obj));
+        R old = super.put(key, stored);
         if (old == null) {
-            keysByNamespace.compute(namespace(obj), (ns, keys) -> {
-                Set<String> in = keys == null ? ConcurrentHashMap.newKeySet() : keys;
-                in.add(key);
-                return in;
-            });
+            join(keysByNamespace, namespace(obj), key);
+        }
+        String now = group.apply(stored);
+        String was = old == null ? null : group.apply(old);
+        if (now != null) {
+            join(keysByGroup, now, key);
+        }
+        if (was != null && !was.equals(now)) {
+            leave(keysByGroup, was, key);
         }
         return old;
+    }
+
+    private static void join(Map<String, Set<String>> index, String name, String key) {
+        index.compute(name, (n, keys) -> {
+            Set<String> in = keys == null ? ConcurrentHashMap.newKeySet() : keys;
+            in.add(key);
+            return in;
+        });
+    }
+
+    private static void leave(Map<String, Set<String>> index, String name, String key) {
+        index.computeIfPresent(name, (n, keys) -> keys.remove(key) && keys.isEmpty() ? null : keys);
     }
 
     /**
@@ -157,7 +208,11 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
     private synchronized R drop(String key) {
         R old = super.remove(key);
         if (old != null) {
-            keysByNamespace.computeIfPresent(namespace(old), (ns, keys) -> keys.remove(key) && keys.isEmpty() ? null : keys);
+            leave(keysByNamespace, namespace(old), key);
+            String was = group.apply(old);
+            if (was != null) {
+                leave(keysByGroup, was, key);
+            }
         }
         return old;
     }

@@ -5,7 +5,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
 import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.javaoperatorsdk.operator.api.reconciler.Constants;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -38,11 +41,28 @@ public class SharedCaches {
         public void pod(Pod was, Pod now) {}
     };
 
+    private final boolean active;
     private volatile Supplier<List<PoolPolicy>> policies;
     private volatile Supplier<List<Namespace>> namespaces;
     private volatile Supplier<List<Pod>> sizedPods;
     private volatile List<InformerWrappingEventSourceHealthIndicator<?>> sources = List.of();
     private volatile Listener listener = NOBODY;
+
+    /** {@code namespaces}: the policy controller's {@link WatchedNamespaces}. */
+    @Inject
+    public SharedCaches(@ConfigProperty(name = WatchedNamespaces.PROPERTY, defaultValue = Constants.WATCH_ALL_NAMESPACES)
+                        String namespaces) {
+        this.active = WatchedNamespaces.of(namespaces).isEmpty();
+    }
+
+    /**
+     * Whether the policy controller watches every namespace with one informer: then its cache is a {@link PrunedStore}
+     * of ours, its caches are shared, and the DatabaseBudget controller watches nothing of its own. The one answer
+     * both controllers read, so they cannot disagree (and the DatabaseBudget controller wait for caches never attached).
+     */
+    boolean active() {
+        return active;
+    }
 
     /** The policy controller's caches: its own (policies), its namespaces' and its sized pods'. */
     void attach(Supplier<List<PoolPolicy>> policies, Supplier<List<Namespace>> namespaces, Supplier<List<Pod>> sizedPods,
@@ -77,11 +97,8 @@ public class SharedCaches {
         return sizedPods.get();
     }
 
-    void policyChanged() {
-        listener.policyOrNamespace();
-    }
-
-    void namespaceChanged() {
+    /** A policy or a namespace changed. */
+    void changed() {
         listener.policyOrNamespace();
     }
 

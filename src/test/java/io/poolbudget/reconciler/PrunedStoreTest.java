@@ -108,11 +108,43 @@ class PrunedStoreTest {
     @Test
     void whatItTellsIsAlreadyStored() {
         List<Integer> seen = new ArrayList<>();
-        PrunedStore<Deployment>[] holder = new PrunedStore[1];
-        holder[0] = new PrunedStore<Deployment>().notifying((was, now) -> seen.add(holder[0].inNamespace("shop").size()));
-        holder[0].put("shop/web", versioned(web("shop", "web", 1), "1"));
-        holder[0].remove("shop/web");
+        var store = new java.util.concurrent.atomic.AtomicReference<PrunedStore<Deployment>>();
+        store.set(new PrunedStore<Deployment>().notifying((was, now) -> seen.add(store.get().inNamespace("shop").size())));
+        store.get().put("shop/web", versioned(web("shop", "web", 1), "1"));
+        store.get().remove("shop/web");
         assertThat(seen).containsExactly(1, 0);
+    }
+
+    @Test
+    void aGroupListsItsObjectsAsTheyMoveBetweenGroups() {
+        var store = new PrunedStore<Deployment>().groupedBy(d -> d.getMetadata().getLabels() == null ? null
+                : d.getMetadata().getLabels().get("db"));
+        store.put("shop/web", labelled(web("shop", "web", 1), "orders"));
+        store.put("billing/api", labelled(web("billing", "api", 1), "orders"));
+        store.put("shop/batch", web("shop", "batch", 1));
+        assertThat(store.inGroup("orders")).extracting(d -> d.getMetadata().getName()).containsExactlyInAnyOrder("web", "api");
+
+        store.put("shop/web", labelled(web("shop", "web", 2), "ledger"));
+        assertThat(store.inGroup("orders")).extracting(d -> d.getMetadata().getName()).containsExactly("api");
+        assertThat(store.inGroup("ledger")).extracting(d -> d.getMetadata().getName()).containsExactly("web");
+
+        store.put("billing/api", web("billing", "api", 2));
+        store.remove("shop/web");
+        assertThat(store.inGroup("orders")).isEmpty();
+        assertThat(store.inGroup("ledger")).isEmpty();
+    }
+
+    @Test
+    void whatAChangeConcernsIsWhatTheObjectWasAndIs() {
+        java.util.function.Function<String, List<String>> peers = s -> List.of(s, s + "-peer");
+        assertThat(PrunedStore.concerning("a", "b", peers)).containsExactlyInAnyOrder("a", "a-peer", "b", "b-peer");
+        assertThat(PrunedStore.concerning(null, "b", peers)).containsExactlyInAnyOrder("b", "b-peer");
+        assertThat(PrunedStore.concerning("a", null, peers)).containsExactlyInAnyOrder("a", "a-peer");
+    }
+
+    private static Deployment labelled(Deployment d, String db) {
+        d.getMetadata().setLabels(new java.util.HashMap<>(java.util.Map.of("db", db)));
+        return d;
     }
 
     private static Deployment versioned(Deployment d, String version) {

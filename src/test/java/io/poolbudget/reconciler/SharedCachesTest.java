@@ -2,6 +2,7 @@ package io.poolbudget.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
 import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
 import io.javaoperatorsdk.operator.health.Status;
@@ -15,7 +16,7 @@ class SharedCachesTest {
 
     @Test
     void syncedOnlyWhenAttachedAndEveryInformerHasListed() {
-        var caches = new SharedCaches();
+        var caches = new SharedCaches(Constants.WATCH_ALL_NAMESPACES);
         assertThat(caches.synced()).as("nothing attached yet").isFalse();
 
         AtomicBoolean podsListed = new AtomicBoolean(false);
@@ -30,6 +31,13 @@ class SharedCachesTest {
 
         caches.attach(List::of, List::of, List::of, List.of(policies, pods, notStarted));
         assertThat(caches.synced()).as("an informer not yet started has no indicator").isFalse();
+    }
+
+    @Test
+    void sharedOnlyWhereThePolicyControllerWatchesEveryNamespace() {
+        assertThat(new SharedCaches(Constants.WATCH_ALL_NAMESPACES).active()).isTrue();
+        assertThat(new SharedCaches("shop, " + Constants.WATCH_ALL_NAMESPACES).active()).isTrue();
+        assertThat(new SharedCaches("shop,billing").active()).isFalse();
     }
 
     private static InformerHealthIndicator informer(java.util.function.BooleanSupplier synced) {
