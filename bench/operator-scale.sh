@@ -11,6 +11,7 @@
 #   POLICIES=100 PER_POLICY=10 EXTRA=4000 LIMIT_MIB=384 bench/operator-scale.sh
 #   SHAPE=app: the EXTRA Deployments carry a real service's pod spec (bench/app-pod-spec.yaml), not a bare container
 #   APP=dir: run the operator from another copy of target/quarkus-app (to compare two builds, or build meanwhile)
+#   PROBE=1: time beside the operator a minimal client that does its pass's one write (bench/apiserver-probe.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 POLICIES=${POLICIES:-1000}; PER_POLICY=${PER_POLICY:-10}; EXTRA=${EXTRA:-40000}; LIMIT_MIB=${LIMIT_MIB:-384}
@@ -199,6 +200,16 @@ if kill -0 "$op" 2>/dev/null; then
     [ $(( waited++ )) -lt 300 ] || { echo "the bench's watches printed nothing in 60 s: no scale events timed"; exit 1; }
     sleep 0.2
   done
+  # PROBE=1: beside the operator, bench/apiserver-probe.py does what its pass does on a scale event (receive the
+  # Deployment's event, send one status-sized server-side apply) with a minimal client, and times it: the floor any
+  # operator's status latency stands on while the cluster reacts to the same scale
+  if [ -n "${PROBE:-}" ]; then
+    cfg() { kubectl config view --raw --minify -o jsonpath="{$1}"; }
+    python3 bench/apiserver-probe.py "$(cfg .clusters[0].cluster.server)" "$(cfg .clusters[0].cluster.certificate-authority)" \
+      "$(cfg .users[0].user.client-certificate)" "$(cfg .users[0].user.client-key)" > "$work/probe" 2>&1 &
+    pw=$!
+    until grep -q listening "$work/probe" 2>/dev/null; do kill -0 "$pw" || { cat "$work/probe"; exit 1; }; sleep 0.2; done
+  fi
   # CPU while the events run: the operator's (utime + stime of its process) and the machine's (all but idle and
   # iowait), in clock ticks, as % of one core
   ticks() { awk '{print $14 + $15}' "/proc/$op/stat"; }
@@ -233,9 +244,15 @@ if kill -0 "$op" 2>/dev/null; then
     sleep 1.5   # time for the scale back's rollouts (1 s, and the ~0.5 s each event's own watches took to start)
   done
   c1=$(ticks); m1=$(busy); now; w1=$NOW
-  kill "$tw" "$sw" 2>/dev/null; wait "$tw" "$sw" 2>/dev/null || true
+  kill "$tw" "$sw" ${pw:-} 2>/dev/null; wait "$tw" "$sw" ${pw:-} 2>/dev/null || true
   # p99 as the value at rank int((n-1) x 0.99) + 1: of 100 events the 99th, a p99; of 20 it was the 19th, nearer a p95
   echo "scale event -> new size in the template: p50 $(pct 50 < "$work/template.ms") ms, p99 $(pct 99 < "$work/template.ms") ms, max $(pct 100 < "$work/template.ms") ms; -> status: p50 $(pct 50 < "$work/status.ms") ms, p99 $(pct 99 < "$work/status.ms") ms, max $(pct 100 < "$work/status.ms") ms ($SAMPLES events, from the watch event showing the new replicas to the watch event showing the change)"
+  if [ -n "${PROBE:-}" ]; then
+    awk '$3 != "" && $3 !~ /^2/ {bad++} END {if (bad) print "  the probe: " bad " applies failed"}' "$work/probe"
+    awk '$1 != "listening" {print $2}' "$work/probe" > "$work/probe.ms"
+    cp "$work/probe" build/bench-operator-scale-probe.txt   # each event's namespace and ms, beside the events file
+    echo "  the probe (a minimal client doing the pass's one write, beside it): Deployment event -> its status-sized apply answered: p50 $(pct 50 < "$work/probe.ms") ms, p99 $(pct 99 < "$work/probe.ms") ms, max $(pct 100 < "$work/probe.ms") ms ($(wc -l < "$work/probe.ms") events)"
+  fi
   awk -v c=$((c1 - c0)) -v m=$((m1 - m0)) -v w=$((w1 - w0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {
     printf "  CPU during the scale events (%.0f s), %% of one core: the operator %.1f, the machine %.1f of %d\n",
       w / 1000, c * 100000 / hz / w, m * 100000 / hz / w, 100 * '"$(nproc)"' }'

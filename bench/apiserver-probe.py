@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The floor under the operator's status latency, measured beside it (bench/operator-scale.sh with PROBE=1).
+
+Does what the operator's pass does on a scale event, and nothing else: it watches the Deployments named svc-1 in
+every namespace and, when one's replicas rise, sends at once one server-side apply of a ConfigMap the size and shape
+of a policy's status (about 6 KB in 150 fields) to the same namespace, on a kept-alive connection, with OpenSSL's
+TLS and no JVM. Prints, per event, the namespace and the milliseconds from the watch event's arrival to the apply's
+answer. The ConfigMaps are made before the first event, so each timed apply is an update. No policy or informer of the operator sees the ConfigMap (it carries none of the operator's labels).
+
+Usage: apiserver-probe.py SERVER CA CERT KEY  (stops on SIGTERM; the first line printed is "listening")
+"""
+import http.client
+import json
+import signal
+import ssl
+import sys
+import time
+import urllib.parse
+
+server, ca, cert, key = sys.argv[1:5]
+host, port = urllib.parse.urlsplit(server).hostname, urllib.parse.urlsplit(server).port
+context = ssl.create_default_context(cafile=ca)
+context.load_cert_chain(cert, key)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+
+
+def connect():
+    return http.client.HTTPSConnection(host, port, context=context, timeout=60)
+
+
+def status_sized(seq):
+    # ten targets of fifteen short fields: the field set a policy's status apply carries
+    data = {}
+    for t in range(10):
+        for f in range(15):
+            data[f"target-{t}.field-{f}"] = f"value {seq} of field {f} of target {t}"
+    return data
+
+
+writer = connect()
+seq = 0
+
+
+def apply(namespace):
+    global seq, writer
+    seq += 1
+    body = json.dumps({"apiVersion": "v1", "kind": "ConfigMap",
+                       "metadata": {"name": "poolbudget-bench-probe", "namespace": namespace},
+                       "data": status_sized(seq)})
+    path = f"/api/v1/namespaces/{namespace}/configmaps/poolbudget-bench-probe?fieldManager=bench-probe&force=true"
+    for attempt in (1, 2):
+        try:
+            writer.request("PATCH", path, body, {"Content-Type": "application/apply-patch+yaml"})
+            response = writer.getresponse()
+            response.read()
+            return response.status
+        except (http.client.HTTPException, OSError):
+            writer.close()
+            writer = connect()   # the connection was closed while idle: reconnect once
+            if attempt == 2:
+                raise
+
+
+watcher = connect()
+watcher.request("GET", "/apis/apps/v1/deployments?fieldSelector=metadata.name%3Dsvc-1")
+listed = json.loads(watcher.getresponse().read())
+replicas = {d["metadata"]["namespace"]: d["spec"].get("replicas", 1) for d in listed["items"]}
+version = listed["metadata"]["resourceVersion"]
+for namespace in replicas:   # each event's apply updates the ConfigMap, as the operator's updates a status
+    apply(namespace)
+watcher.request("GET", "/apis/apps/v1/deployments?fieldSelector=metadata.name%3Dsvc-1&watch=true"
+                       f"&allowWatchBookmarks=false&resourceVersion={version}")
+stream = watcher.getresponse()
+print("listening", flush=True)
+while True:
+    line = stream.readline()
+    if not line:
+        break
+    arrived = time.monotonic()
+    event = json.loads(line)
+    if event.get("type") not in ("ADDED", "MODIFIED"):
+        continue
+    d = event["object"]
+    ns, now = d["metadata"]["namespace"], d["spec"].get("replicas", 1)
+    before, replicas[ns] = replicas.get(ns), now
+    if before is not None and now > before:
+        status = apply(ns)
+        print(f"{ns} {round((time.monotonic() - arrived) * 1000)} {status}", flush=True)
