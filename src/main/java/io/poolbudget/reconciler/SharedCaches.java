@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 
 /**
  * The policy controller's caches of policies, namespaces and sized pods, which the DatabaseBudget controller reads
- * too where the policy controller watches every namespace: one watch of each instead of two. Each of these objects
+ * too (and the dashboard, the policies, while this replica leads) where the policy controller watches every namespace: one watch of each instead of two. Each of these objects
  * was otherwise received, decrypted, parsed and cached twice; a policy's status (about 5 KB, written twice per scale
  * event) three times, with the policy controller's second policy watch that {@link PolicyEventSources#neighbours}
  * replaced.
@@ -60,7 +60,7 @@ public class SharedCaches {
      * of ours, its caches are shared, and the DatabaseBudget controller watches nothing of its own. The one answer
      * both controllers read, so they cannot disagree (and the DatabaseBudget controller wait for caches never attached).
      */
-    boolean active() {
+    public boolean active() {
         return active;
     }
 
@@ -77,15 +77,19 @@ public class SharedCaches {
         this.listener = listener;
     }
 
-    /** Whether the caches are attached and every informer behind them has listed what it watches. */
-    boolean synced() {
+    /**
+     * Whether the caches are attached (this replica leads and its policy controller has started) and every informer
+     * behind them has listed what it watches.
+     */
+    public boolean synced() {
         return policies != null && !sources.isEmpty() && sources.stream().allMatch(s -> {
             var informers = s.informerHealthIndicators().values();
             return !informers.isEmpty() && informers.stream().allMatch(InformerHealthIndicator::hasSynced);
         });
     }
 
-    List<PoolPolicy> policies() {
+    /** The policy controller's policies as its cache holds them (pruned as {@link PrunedStore} prunes, status whole). */
+    public List<PoolPolicy> policies() {
         return policies.get();
     }
 

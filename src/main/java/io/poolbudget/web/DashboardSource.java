@@ -5,10 +5,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.reconciler.PrunedStore;
+import io.poolbudget.reconciler.SharedCaches;
 import io.poolbudget.reconciler.WatchedNamespaces;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
@@ -19,19 +21,28 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The dashboard's own read-only caches: PoolPolicies and the Events about them, in the namespaces
  * the operator watches. They run on every replica, so a standby (which reconciles nothing) serves the
  * same page as the leader; the dashboard never calls the API server per request.
+ * <p>
+ * Once this replica leads and the policy controller's caches are shared and listed ({@link SharedCaches}), the
+ * dashboard reads the controller's policies and stops its own policy watch: every status write (about 5 KB, two per
+ * scale event) then reaches this replica once, not twice, and one copy of every policy is cached, not two. A
+ * replica that stops leading exits (LeaderElection), so those caches never go while the page reads them.
  */
 @ApplicationScoped
 public class DashboardSource {
     private final KubernetesClient client;
     private final boolean enabled;
     private final List<String> namespaces;
-    private final List<SharedIndexInformer<PoolPolicy>> policies = new ArrayList<>();
+    private final SharedCaches caches;
+    private final Vertx vertx;
+    private volatile List<SharedIndexInformer<PoolPolicy>> policies = List.of();
     private final List<SharedIndexInformer<Event>> events = new ArrayList<>();
 
-    DashboardSource(KubernetesClient client,
+    DashboardSource(KubernetesClient client, SharedCaches caches, Vertx vertx,
                     @ConfigProperty(name = "poolbudget.dashboard.enabled", defaultValue = "true") boolean enabled,
                     @ConfigProperty(name = WatchedNamespaces.PROPERTY, defaultValue = Constants.WATCH_ALL_NAMESPACES) String namespaces) {
         this.client = client;
+        this.caches = caches;
+        this.vertx = vertx;
         this.enabled = enabled;
         this.namespaces = WatchedNamespaces.of(namespaces);
     }
@@ -45,6 +56,7 @@ public class DashboardSource {
             return;
         }
         boolean all = namespaces.isEmpty();
+        List<SharedIndexInformer<PoolPolicy>> policies = new ArrayList<>();
         for (String ns : all ? List.of(Constants.WATCH_ALL_NAMESPACES) : namespaces) {
             var policyOp = all ? client.resources(PoolPolicy.class).inAnyNamespace()
                     : client.resources(PoolPolicy.class).inNamespace(ns);
@@ -55,8 +67,23 @@ public class DashboardSource {
             events.add(eventOp.withLimit(PrunedStore.LIST_LIMIT).runnableInformer(0).itemStore(new PrunedStore<>()));
         }
         // start without waiting: the page says "loading" until the first list arrives
+        this.policies = policies;
         policies.forEach(SharedIndexInformer::start);
         events.forEach(SharedIndexInformer::start);
+        if (caches.active()) {
+            vertx.setPeriodic(1000, timer -> {
+                if (caches.synced()) {   // this replica leads, and the controller has listed every policy
+                    vertx.cancelTimer(timer);
+                    stopOwnPolicyWatch();
+                }
+            });
+        }
+    }
+
+    private void stopOwnPolicyWatch() {
+        var own = policies;
+        policies = List.of();
+        own.forEach(SharedIndexInformer::stop);
     }
 
     void stop(@Observes ShutdownEvent stop) {
@@ -66,11 +93,13 @@ public class DashboardSource {
 
     /** True once every cache has had its first list. */
     public boolean synced() {
-        return policies.stream().allMatch(SharedIndexInformer::hasSynced) && events.stream().allMatch(SharedIndexInformer::hasSynced);
+        return (caches.synced() || policies.stream().allMatch(SharedIndexInformer::hasSynced))
+                && events.stream().allMatch(SharedIndexInformer::hasSynced);
     }
 
+    /** The policies: the controller's once this replica leads and they are listed, else the dashboard's own. */
     public List<PoolPolicy> policies() {
-        return policies.stream().flatMap(i -> i.getStore().list().stream()).toList();
+        return caches.synced() ? caches.policies() : policies.stream().flatMap(i -> i.getStore().list().stream()).toList();
     }
 
     public List<Event> events() {
