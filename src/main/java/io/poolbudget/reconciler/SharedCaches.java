@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
 import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
-import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -14,10 +14,10 @@ import java.util.function.Supplier;
 
 /**
  * The policy controller's caches of policies, namespaces and sized pods, which the DatabaseBudget controller reads
- * too (and the dashboard, the policies, while this replica leads) where the policy controller watches every namespace: one watch of each instead of two. Each of these objects
- * was otherwise received, decrypted, parsed and cached twice; a policy's status (about 5 KB, written twice per scale
- * event) three times, with the policy controller's second policy watch that {@link PolicyEventSources#neighbours}
- * replaced.
+ * too where the policy controller watches every namespace (and the dashboard reads the policies while this replica
+ * leads): one watch of each instead of two. Each of these objects was otherwise received, decrypted, parsed and
+ * cached twice; a policy's status (about 5 KB, written twice per scale event) three times, with the policy
+ * controller's second policy watch that {@link PolicyEventSources#neighbours} replaced, and four with the dashboard's.
  * <p>
  * The policy controller {@link #attach attaches} its caches once it has made them, and their stores tell of each change
  * ({@link PrunedStore#notifying}), which this hands to the DatabaseBudget controller's {@link #listen listener}. The
