@@ -120,7 +120,7 @@ final class PolicyEventSources {
             sources.add(clusterInformer(context, DatabaseBudget.class, budgetPolicies));
             var namespaces = clusterInformer(context, Namespace.class, referencingPolicies);
             sources.add(namespaces);
-            if (policies.owned()) {
+            if (caches.active()) {
                 share(context, namespaces, sizedPods);
             }
         }

@@ -60,7 +60,6 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     private final SettledWorkloads settled = new SettledWorkloads();
 
     private final boolean sharedBudgets;
-    private final boolean allNamespaces;
     private final NamespacePolicies policies = new NamespacePolicies();
     private final SharedCaches caches;
 
@@ -70,7 +69,6 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
                                 boolean sharedBudgets,
                                 @ConfigProperty(name = "poolbudget.live-over-budget-grace", defaultValue = "15s")
                                 Duration liveGrace) {
-        this.allNamespaces = caches.active();
         this.statusAggregator = new StatusAggregator(clock, liveGrace);
         this.client = client;
         this.caches = caches;
@@ -89,7 +87,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
      */
     @Override
     public void updateConfigurationFrom(ControllerConfigurationOverrider<PoolPolicy> configuration) {
-        if (allNamespaces) {
+        if (caches.everyNamespace()) {
             configuration.withItemStore(policies.ownStore());
         }
     }

@@ -41,6 +41,7 @@ public class SharedCaches {
         public void pod(Pod was, Pod now) {}
     };
 
+    private final boolean everyNamespace;
     private final boolean active;
     private volatile Supplier<List<PoolPolicy>> policies;
     private volatile Supplier<List<Namespace>> namespaces;
@@ -51,14 +52,26 @@ public class SharedCaches {
     /** {@code namespaces}: the policy controller's {@link WatchedNamespaces}. */
     @Inject
     public SharedCaches(@ConfigProperty(name = WatchedNamespaces.PROPERTY, defaultValue = Constants.WATCH_ALL_NAMESPACES)
-                        String namespaces) {
-        this.active = WatchedNamespaces.of(namespaces).isEmpty();
+                        String namespaces,
+                        @ConfigProperty(name = "poolbudget.shared-budgets.enabled", defaultValue = "true")
+                        boolean sharedBudgets) {
+        this.everyNamespace = WatchedNamespaces.of(namespaces).isEmpty();
+        this.active = everyNamespace && sharedBudgets;
     }
 
     /**
      * Whether the policy controller watches every namespace with one informer: then its cache is a {@link PrunedStore}
-     * of ours, its caches are shared, and the DatabaseBudget controller watches nothing of its own. The one answer
-     * both controllers read, so they cannot disagree (and the DatabaseBudget controller wait for caches never attached).
+     * of ours.
+     */
+    boolean everyNamespace() {
+        return everyNamespace;
+    }
+
+    /**
+     * Whether the policy controller's caches are shared: it watches {@link #everyNamespace every namespace} and shared
+     * budgets are on (it watches namespaces only then). The DatabaseBudget controller then watches nothing of its own,
+     * and the dashboard reads the policies while this replica leads. The one answer every reader reads, so they cannot
+     * disagree (and the DatabaseBudget controller wait for caches never attached).
      */
     public boolean active() {
         return active;

@@ -31,7 +31,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class DashboardSource {
     private final KubernetesClient client;
     private final boolean enabled;
-    private final boolean sharedBudgets;
     private final List<String> namespaces;
     private final SharedCaches caches;
     private final Vertx vertx;
@@ -40,13 +39,11 @@ public class DashboardSource {
 
     DashboardSource(KubernetesClient client, SharedCaches caches, Vertx vertx,
                     @ConfigProperty(name = "poolbudget.dashboard.enabled", defaultValue = "true") boolean enabled,
-                    @ConfigProperty(name = "poolbudget.shared-budgets.enabled", defaultValue = "true") boolean sharedBudgets,
                     @ConfigProperty(name = WatchedNamespaces.PROPERTY, defaultValue = Constants.WATCH_ALL_NAMESPACES) String namespaces) {
         this.client = client;
         this.caches = caches;
         this.vertx = vertx;
         this.enabled = enabled;
-        this.sharedBudgets = sharedBudgets;
         this.namespaces = WatchedNamespaces.of(namespaces);
     }
 
@@ -73,7 +70,7 @@ public class DashboardSource {
         this.policies = policies;
         policies.forEach(SharedIndexInformer::start);
         events.forEach(SharedIndexInformer::start);
-        if (caches.active() && sharedBudgets) {   // the policy controller shares its caches only then
+        if (caches.active()) {
             vertx.setPeriodic(1000, timer -> {
                 if (caches.synced()) {   // this replica leads, and the controller has listed every policy
                     vertx.cancelTimer(timer);

@@ -16,7 +16,7 @@ class SharedCachesTest {
 
     @Test
     void syncedOnlyWhenAttachedAndEveryInformerHasListed() {
-        var caches = new SharedCaches(Constants.WATCH_ALL_NAMESPACES);
+        var caches = new SharedCaches(Constants.WATCH_ALL_NAMESPACES, true);
         assertThat(caches.synced()).as("nothing attached yet").isFalse();
 
         AtomicBoolean podsListed = new AtomicBoolean(false);
@@ -35,9 +35,13 @@ class SharedCachesTest {
 
     @Test
     void sharedOnlyWhereThePolicyControllerWatchesEveryNamespace() {
-        assertThat(new SharedCaches(Constants.WATCH_ALL_NAMESPACES).active()).isTrue();
-        assertThat(new SharedCaches("shop, " + Constants.WATCH_ALL_NAMESPACES).active()).isTrue();
-        assertThat(new SharedCaches("shop,billing").active()).isFalse();
+        assertThat(new SharedCaches(Constants.WATCH_ALL_NAMESPACES, true).active()).isTrue();
+        assertThat(new SharedCaches("shop, " + Constants.WATCH_ALL_NAMESPACES, true).active()).isTrue();
+        assertThat(new SharedCaches("shop,billing", true).active()).isFalse();
+        assertThat(new SharedCaches("shop,billing", true).everyNamespace()).isFalse();
+        var noSharedBudgets = new SharedCaches(Constants.WATCH_ALL_NAMESPACES, false);
+        assertThat(noSharedBudgets.active()).as("namespaces are watched only with shared budgets on").isFalse();
+        assertThat(noSharedBudgets.everyNamespace()).isTrue();
     }
 
     private static InformerHealthIndicator informer(java.util.function.BooleanSupplier synced) {
