@@ -11,11 +11,12 @@
 #   POLICIES=100 PER_POLICY=10 EXTRA=4000 LIMIT_MIB=384 bench/operator-scale.sh
 #   SHAPE=app: the EXTRA Deployments carry a real service's pod spec (bench/app-pod-spec.yaml), not a bare container
 #   APP=dir: run the operator from another copy of target/quarkus-app (to compare two builds, or build meanwhile)
+#   GAP=s: seconds from an event's scale back to the next event (1.5)
 #   PROBE=1: time beside the operator a minimal client that does its pass's one write (bench/apiserver-probe.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 POLICIES=${POLICIES:-1000}; PER_POLICY=${PER_POLICY:-10}; EXTRA=${EXTRA:-40000}; LIMIT_MIB=${LIMIT_MIB:-384}
-SAMPLES=${SAMPLES:-100}; SHAPE=${SHAPE:-bare}; APP=${APP:-target/quarkus-app}
+SAMPLES=${SAMPLES:-100}; GAP=${GAP:-1.5}; SHAPE=${SHAPE:-bare}; APP=${APP:-target/quarkus-app}
 JVM_FLAGS=${JVM_FLAGS:-$(sed -n 's/^quarkus.jib.jvm-additional-arguments=//p' src/main/resources/application.properties | tr ',' ' ')}
 LABEL=poolbudget.io/bench-scale
 # the wall clock in ms, from bash itself: now sets NOW without a process (a fork in the window an event is timed in
@@ -241,12 +242,13 @@ if kill -0 "$op" 2>/dev/null; then
     echo "$tdone" >> "$work/template.ms"; echo "$sdone" >> "$work/status.ms"
     echo "$ns $want seen=$seen template=+$tdone status=+$sdone" >> "$events"
     kubectl scale deploy svc-1 -n "$ns" --replicas=0 >/dev/null
-    sleep 1.5   # time for the scale back's rollouts (1 s, and the ~0.5 s each event's own watches took to start)
+    sleep "$GAP"   # GAP: from the scale back to the next event (1.5 s: its rollouts, 1 s, and the ~0.5 s each event's
+    # own watches took to start when it started them; a longer GAP times each event on a cluster that has settled)
   done
   c1=$(ticks); m1=$(busy); now; w1=$NOW
   kill "$tw" "$sw" ${pw:-} 2>/dev/null; wait "$tw" "$sw" ${pw:-} 2>/dev/null || true
   # p99 as the value at rank int((n-1) x 0.99) + 1: of 100 events the 99th, a p99; of 20 it was the 19th, nearer a p95
-  echo "scale event -> new size in the template: p50 $(pct 50 < "$work/template.ms") ms, p99 $(pct 99 < "$work/template.ms") ms, max $(pct 100 < "$work/template.ms") ms; -> status: p50 $(pct 50 < "$work/status.ms") ms, p99 $(pct 99 < "$work/status.ms") ms, max $(pct 100 < "$work/status.ms") ms ($SAMPLES events, from the watch event showing the new replicas to the watch event showing the change)"
+  echo "scale event -> new size in the template: p50 $(pct 50 < "$work/template.ms") ms, p99 $(pct 99 < "$work/template.ms") ms, max $(pct 100 < "$work/template.ms") ms; -> status: p50 $(pct 50 < "$work/status.ms") ms, p99 $(pct 99 < "$work/status.ms") ms, max $(pct 100 < "$work/status.ms") ms ($SAMPLES events, the next $GAP s after each scale back; from the watch event showing the new replicas to the watch event showing the change)"
   if [ -n "${PROBE:-}" ]; then
     awk '$3 != "" && $3 !~ /^2/ {bad++} END {if (bad) print "  the probe: " bad " applies failed"}' "$work/probe"
     awk '$1 != "listening" {print $2}' "$work/probe" > "$work/probe.ms"
