@@ -17,6 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 POLICIES=${POLICIES:-1000}; PER_POLICY=${PER_POLICY:-10}; EXTRA=${EXTRA:-40000}; LIMIT_MIB=${LIMIT_MIB:-384}
 SAMPLES=${SAMPLES:-100}; GAP=${GAP:-1.5}; SHAPE=${SHAPE:-bare}; APP=${APP:-target/quarkus-app}
+[[ $GAP =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "GAP=$GAP: give the seconds between events as a number, e.g. GAP=4 or GAP=1.5"; exit 2; }
 JVM_FLAGS=${JVM_FLAGS:-$(sed -n 's/^quarkus.jib.jvm-additional-arguments=//p' src/main/resources/application.properties | tr ',' ' ')}
 LABEL=poolbudget.io/bench-scale
 # the wall clock in ms, from bash itself: now sets NOW without a process (a fork in the window an event is timed in
