@@ -18,6 +18,12 @@ cd "$(dirname "$0")/.."
 POLICIES=${POLICIES:-1000}; PER_POLICY=${PER_POLICY:-10}; EXTRA=${EXTRA:-40000}; LIMIT_MIB=${LIMIT_MIB:-384}
 SAMPLES=${SAMPLES:-100}; GAP=${GAP:-1.5}; SHAPE=${SHAPE:-bare}; APP=${APP:-target/quarkus-app}
 [[ $GAP =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "GAP=$GAP: give the seconds between events as a number, e.g. GAP=4 or GAP=1.5"; exit 2; }
+port=18093   # the operator's HTTP port (health, metrics)
+# One bench at a time: a second one started while the first still runs (or still cleans up, its operator taking the
+# finalizers off) would delete the first's policies, and its own operator would not get the port.
+if ss -Hltn "sport = :$port" | grep -q .; then
+  echo "port $port is in use: another bench's operator still runs (or cleans up). Wait for it to end, or stop it"; exit 2
+fi
 JVM_FLAGS=${JVM_FLAGS:-$(sed -n 's/^quarkus.jib.jvm-additional-arguments=//p' src/main/resources/application.properties | tr ',' ' ')}
 LABEL=poolbudget.io/bench-scale
 # the wall clock in ms, from bash itself: now sets NOW without a process (a fork in the window an event is timed in
@@ -78,7 +84,6 @@ parent=/sys/fs/cgroup/memory$(awk -F: '$2=="memory" {print $3}' /proc/self/cgrou
 cg="$parent/poolbudget-bench-$$"
 mkdir "$cg"
 echo $((LIMIT_MIB * 1024 * 1024)) > "$cg/memory.limit_in_bytes"
-port=18093
 log=build/bench-operator-scale.log
 start_operator() {
   ( echo $BASHPID > "$cg/cgroup.procs"
