@@ -18,6 +18,7 @@ cd "$(dirname "$0")/.."
 POLICIES=${POLICIES:-1000}; PER_POLICY=${PER_POLICY:-10}; EXTRA=${EXTRA:-40000}; LIMIT_MIB=${LIMIT_MIB:-384}
 SAMPLES=${SAMPLES:-100}; GAP=${GAP:-1.5}; SHAPE=${SHAPE:-bare}; APP=${APP:-target/quarkus-app}
 [[ $GAP =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "GAP=$GAP: give the seconds between events as a number, e.g. GAP=4 or GAP=1.5"; exit 2; }
+[[ $SAMPLES =~ ^[1-9][0-9]*$ ]] || { echo "SAMPLES=$SAMPLES: give the number of timed scale events, 1 or more, e.g. SAMPLES=100"; exit 2; }
 port=18093   # the operator's HTTP port (health, metrics)
 # One bench at a time: a second one started while the first still runs (or still cleans up, its operator taking the
 # finalizers off) would delete the first's policies, and its own operator would not get the port.
@@ -249,7 +250,7 @@ if kill -0 "$op" 2>/dev/null; then
       now; [ $(( NOW - s0 )) -gt 30000 ] && { tdone=${tdone:-30000}; sdone=${sdone:-30000}; }
     done
     if [ "$i" = 0 ]; then
-      warm="template +$tdone ms, status +$sdone ms ($ns)"
+      warm="template +$tdone ms, status +$sdone ms ($ns)"; warm_ns=$ns
       echo "$ns $want seen=$seen template=+$tdone status=+$sdone warm-up" >> "$events"
     else
       echo "$tdone" >> "$work/template.ms"; echo "$sdone" >> "$work/status.ms"
@@ -266,7 +267,8 @@ if kill -0 "$op" 2>/dev/null; then
   echo "  the first scale event this operator process saw (a warm-up, not in the figures above): $warm"
   if [ -n "${PROBE:-}" ]; then
     awk '$3 != "" && $3 !~ /^2/ {bad++} END {if (bad) print "  the probe: " bad " applies failed"}' "$work/probe"
-    awk '$1 != "listening" && n++ {print $2}' "$work/probe" > "$work/probe.ms"   # not the warm-up's
+    # not the warm-up's line: the first of its namespace
+    awk -v w="$warm_ns" '$1 != "listening" && !($1 == w && !skipped++) {print $2}' "$work/probe" > "$work/probe.ms"
     cp "$work/probe" build/bench-operator-scale-probe.txt   # each event's namespace and ms, beside the events file
     echo "  the probe (a minimal client doing the pass's one write, beside it): Deployment event -> its status-sized apply answered: p50 $(pct 50 < "$work/probe.ms") ms, p99 $(pct 99 < "$work/probe.ms") ms, max $(pct 100 < "$work/probe.ms") ms ($(wc -l < "$work/probe.ms") events)"
   fi
