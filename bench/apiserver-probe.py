@@ -4,8 +4,10 @@
 Does what the operator's pass does on a scale event, and nothing else: it watches the Deployments named svc-1 in
 every namespace and, when one's replicas rise, sends at once one server-side apply of a ConfigMap the size and shape
 of a policy's status (about 6 KB in 150 fields) to the same namespace, on a kept-alive connection, with OpenSSL's
-TLS and no JVM. Prints, per event, the namespace and the milliseconds from the watch event's arrival to the apply's
-answer. The ConfigMaps are made before the first event, so each timed apply is an update. No policy or informer of the operator sees the ConfigMap (it carries none of the operator's labels).
+TLS and no JVM. Prints, per event, the namespace, the milliseconds from the watch event's arrival to the apply's
+answer, the answer's HTTP status, and the milliseconds until the probe's own watch of its ConfigMaps showed the apply:
+the bench times the operator's status the same way, from one watch event to another, so that last figure is the floor
+the operator's status figure compares with. The ConfigMaps are made before the first event, so each timed apply is an update. No policy or informer of the operator sees the ConfigMap (it carries none of the operator's labels).
 
 Usage: apiserver-probe.py SERVER CA CERT KEY  (stops on SIGTERM; the first line printed is "listening")
 """
@@ -14,6 +16,7 @@ import json
 import signal
 import ssl
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -22,10 +25,11 @@ host, port = urllib.parse.urlsplit(server).hostname, urllib.parse.urlsplit(serve
 context = ssl.create_default_context(cafile=ca)
 context.load_cert_chain(cert, key)
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+NAME = "poolbudget-bench-probe"   # the ConfigMap each namespace gets
 
 
-def connect():
-    return http.client.HTTPSConnection(host, port, context=context, timeout=60)
+def connect(timeout=60):
+    return http.client.HTTPSConnection(host, port, context=context, timeout=timeout)
 
 
 def status_sized(seq):
@@ -45,9 +49,9 @@ def apply(namespace):
     global seq, writer
     seq += 1
     body = json.dumps({"apiVersion": "v1", "kind": "ConfigMap",
-                       "metadata": {"name": "poolbudget-bench-probe", "namespace": namespace},
+                       "metadata": {"name": NAME, "namespace": namespace},
                        "data": status_sized(seq)})
-    path = f"/api/v1/namespaces/{namespace}/configmaps/poolbudget-bench-probe?fieldManager=bench-probe&force=true"
+    path = f"/api/v1/namespaces/{namespace}/configmaps/{NAME}?fieldManager=bench-probe&force=true"
     for attempt in (1, 2):
         try:
             writer.request("PATCH", path, body, {"Content-Type": "application/apply-patch+yaml"})
@@ -61,6 +65,41 @@ def apply(namespace):
                 raise
 
 
+def changes(stream):
+    """Each object a watch stream adds or modifies, with the monotonic time its line arrived."""
+    while True:
+        line = stream.readline()
+        if not line:
+            return
+        arrived = time.monotonic()
+        event = json.loads(line)
+        if event.get("type") in ("ADDED", "MODIFIED"):
+            yield arrived, event["object"]
+
+
+shown = {}   # namespace -> (seq, monotonic time) of the last apply the ConfigMap watch showed
+shown_changed = threading.Condition()
+
+
+def watch_applies(version):
+    cms = connect(timeout=None)   # a watch: quiet between events for as long as the bench waits
+    cms.request("GET", f"/api/v1/configmaps?fieldSelector=metadata.name%3D{NAME}&watch=true"
+                       f"&allowWatchBookmarks=false&resourceVersion={version}")
+    for arrived, cm in changes(cms.getresponse()):
+        applied = int(cm.get("data", {}).get("target-0.field-0", "value 0").split()[1])
+        with shown_changed:
+            shown[cm["metadata"]["namespace"]] = (applied, arrived)
+            shown_changed.notify_all()
+
+
+def shown_after(namespace, seq, timeout=10):
+    """The monotonic time the ConfigMap watch showed apply seq in namespace (None if not within timeout s)."""
+    with shown_changed:
+        shown_changed.wait_for(lambda: shown.get(namespace, (0, 0))[0] >= seq, timeout)
+        s = shown.get(namespace)
+        return s[1] if s and s[0] >= seq else None
+
+
 watcher = connect()
 watcher.request("GET", "/apis/apps/v1/deployments?fieldSelector=metadata.name%3Dsvc-1")
 listed = json.loads(watcher.getresponse().read())
@@ -68,21 +107,20 @@ replicas = {d["metadata"]["namespace"]: d["spec"].get("replicas", 1) for d in li
 version = listed["metadata"]["resourceVersion"]
 for namespace in replicas:   # each event's apply updates the ConfigMap, as the operator's updates a status
     apply(namespace)
+lister = connect()
+lister.request("GET", f"/api/v1/configmaps?fieldSelector=metadata.name%3D{NAME}&limit=1")
+threading.Thread(target=watch_applies, args=(json.loads(lister.getresponse().read())["metadata"]["resourceVersion"],),
+                 daemon=True).start()
 watcher.request("GET", "/apis/apps/v1/deployments?fieldSelector=metadata.name%3Dsvc-1&watch=true"
                        f"&allowWatchBookmarks=false&resourceVersion={version}")
 stream = watcher.getresponse()
 print("listening", flush=True)
-while True:
-    line = stream.readline()
-    if not line:
-        break
-    arrived = time.monotonic()
-    event = json.loads(line)
-    if event.get("type") not in ("ADDED", "MODIFIED"):
-        continue
-    d = event["object"]
+for arrived, d in changes(stream):
     ns, now = d["metadata"]["namespace"], d["spec"].get("replicas", 1)
     before, replicas[ns] = replicas.get(ns), now
     if before is not None and now > before:
         status = apply(ns)
-        print(f"{ns} {round((time.monotonic() - arrived) * 1000)} {status}", flush=True)
+        answered = time.monotonic()
+        watched = shown_after(ns, seq)
+        print(f"{ns} {round((answered - arrived) * 1000)} {status} "
+              f"{round((watched - arrived) * 1000) if watched else 'none'}", flush=True)

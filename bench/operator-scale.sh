@@ -12,7 +12,8 @@
 #   SHAPE=app: the EXTRA Deployments carry a real service's pod spec (bench/app-pod-spec.yaml), not a bare container
 #   APP=dir: run the operator from another copy of target/quarkus-app (to compare two builds, or build meanwhile)
 #   GAP=s: seconds from an event's scale back to the next event (1.5)
-#   PROBE=1: time beside the operator a minimal client that does its pass's one write (bench/apiserver-probe.py)
+#   PROBE=1: time beside the operator a minimal client that does its pass's one write (bench/apiserver-probe.py), to
+#     its answer and, as the operator's status is timed, to its own watch showing it; and the operator's excess over it
 set -euo pipefail
 cd "$(dirname "$0")/.."
 POLICIES=${POLICIES:-1000}; PER_POLICY=${PER_POLICY:-10}; EXTRA=${EXTRA:-40000}; LIMIT_MIB=${LIMIT_MIB:-384}
@@ -271,6 +272,20 @@ if kill -0 "$op" 2>/dev/null; then
     awk -v w="$warm_ns" '$1 != "listening" && !($1 == w && !skipped++) {print $2}' "$work/probe" > "$work/probe.ms"
     cp "$work/probe" build/bench-operator-scale-probe.txt   # each event's namespace and ms, beside the events file
     echo "  the probe (a minimal client doing the pass's one write, beside it): Deployment event -> its status-sized apply answered: p50 $(pct 50 < "$work/probe.ms") ms, p99 $(pct 99 < "$work/probe.ms") ms, max $(pct 100 < "$work/probe.ms") ms ($(wc -l < "$work/probe.ms") events)"
+    # from one watch event to another, as the operator's status is timed above: the floor that figure compares with
+    awk -v w="$warm_ns" '$1 != "listening" && !($1 == w && !skipped++) {print ($4 == "" ? "none" : $4)}' "$work/probe" > "$work/probe.watched"
+    unseen=$(grep -cvx '[0-9]*' "$work/probe.watched" || true)
+    [ "$unseen" = 0 ] || echo "  the probe: $unseen applies its watch did not show within 10 s"
+    grep -x '[0-9]*' "$work/probe.watched" > "$work/probe.watched.ms" || true
+    echo "  the probe: Deployment event -> its own watch shows the apply: p50 $(pct 50 < "$work/probe.watched.ms") ms, p99 $(pct 99 < "$work/probe.watched.ms") ms, max $(pct 100 < "$work/probe.watched.ms") ms ($(wc -l < "$work/probe.watched.ms") events)"
+    # event by event (both in the order of the events): the operator's status less the probe's, what the operator
+    # itself adds on the same event; a slow event of the cluster's is slow for both and adds nothing here
+    if [ "$(wc -l < "$work/probe.watched")" = "$(wc -l < "$work/status.ms")" ]; then
+      paste -d ' ' "$work/status.ms" "$work/probe.watched" | awk '$2 != "none" {print $1 - $2}' > "$work/excess.ms"
+      echo "  the operator's status less the probe's, event by event: p50 $(pct 50 < "$work/excess.ms") ms, p90 $(pct 90 < "$work/excess.ms") ms, p99 $(pct 99 < "$work/excess.ms") ms; events where the probe was over 100 ms: $(awk '$1 > 100' "$work/probe.watched.ms" | wc -l), the operator: $(awk '$1 > 100' "$work/status.ms" | wc -l)"
+    else
+      echo "  the operator's status less the probe's: not paired ($(wc -l < "$work/status.ms") events, $(wc -l < "$work/probe.watched") probe lines)"
+    fi
   fi
   awk -v c=$((c1 - c0)) -v m=$((m1 - m0)) -v w=$((w1 - w0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {
     printf "  CPU during the scale events (%.0f s), %% of one core: the operator %.1f, the machine %.1f of %d\n",
