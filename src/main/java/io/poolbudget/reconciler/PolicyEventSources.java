@@ -10,13 +10,13 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.PrimaryToSecondaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.observe.PostgresReader;
@@ -131,13 +131,14 @@ final class PolicyEventSources {
     private void share(EventSourceContext<PoolPolicy> context, InformerEventSource<Namespace, PoolPolicy> namespaces,
                        InformerEventSource<Pod, PoolPolicy> sizedPods) {
         // the controller's own informer (JOSDK's ControllerEventSource) must be synced too before a budget is written
-        if (!(context.getPrimaryCache() instanceof InformerWrappingEventSourceHealthIndicator<?> own)) {
+        if (!(context.getPrimaryCache() instanceof ManagedInformerEventSource<?, ?, ?> own)) {
             throw new IllegalStateException("PoolPolicy's cache (" + context.getPrimaryCache().getClass().getName()
                     + ") tells no informer health: the DatabaseBudget controller could not tell when it has listed."
                     + " This operator needs the java-operator-sdk version it was built with.");
         }
         caches.attach(() -> context.getPrimaryCache().list().toList(), () -> namespaces.list().toList(),
-                () -> sizedPods.list().toList(), List.of(namespaces, sizedPods, own));
+                () -> sizedPods.list().toList(),
+                List.of(SharedCaches.health(namespaces), SharedCaches.health(sizedPods), SharedCaches.health(own)));
     }
 
     /**

@@ -4,12 +4,14 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
 import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
+import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -84,6 +86,16 @@ public class SharedCaches {
         this.namespaces = namespaces;
         this.sizedPods = sizedPods;
         this.sources = List.copyOf(sources);
+    }
+
+    /**
+     * An informer event source's health as {@link #synced} reads it: no informers until the source has started. JOSDK
+     * makes a source's informers in its start() and until then throws when asked for their health, and the dashboard
+     * asks every second from the process's start, before the policy controller has started its sources (each start
+     * logged a NullPointerException's stack trace). JOSDK marks a source running after its informers are made.
+     */
+    static InformerWrappingEventSourceHealthIndicator<?> health(ManagedInformerEventSource<?, ?, ?> source) {
+        return () -> source.isRunning() ? source.informerHealthIndicators() : Map.of();
     }
 
     void listen(Listener listener) {

@@ -1,11 +1,16 @@
 package io.poolbudget.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
 import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
 import io.javaoperatorsdk.operator.health.Status;
+import io.javaoperatorsdk.operator.processing.event.source.informer.UnstartedSources;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,6 +36,21 @@ class SharedCachesTest {
 
         caches.attach(List::of, List::of, List::of, List.of(policies, pods, notStarted));
         assertThat(caches.synced()).as("an informer not yet started has no indicator").isFalse();
+    }
+
+    @Test
+    void aSourceNotYetStartedIsNotSyncedAndDoesNotThrow() {
+        try (var client = new KubernetesClientBuilder().build()) {
+            var namespaces = UnstartedSources.of(Namespace.class, PoolPolicy.class, client);
+            assertThatThrownBy(namespaces::informerHealthIndicators)
+                    .as("JOSDK's own indicator, before the source starts: what the dashboard's timer met")
+                    .isInstanceOf(NullPointerException.class);
+            assertThat(SharedCaches.health(namespaces).informerHealthIndicators()).isEmpty();
+
+            var caches = new SharedCaches(Constants.WATCH_ALL_NAMESPACES, true);
+            caches.attach(List::of, List::of, List::of, List.of(SharedCaches.health(namespaces)));
+            assertThat(caches.synced()).isFalse();
+        }
     }
 
     @Test
