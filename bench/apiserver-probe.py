@@ -9,10 +9,19 @@ answer, the answer's HTTP status, and the milliseconds until the probe's own wat
 the bench times the operator's status the same way, from one watch event to another, so that last figure is the floor
 the operator's status figure compares with. The ConfigMaps are made before the first event, so each timed apply is an update. No policy or informer of the operator sees the ConfigMap (it carries none of the operator's labels).
 
-Usage: apiserver-probe.py SERVER CA CERT KEY  (stops on SIGTERM; the first line printed is "listening")
+With WRITES=policy-status (PROBE=policy-status in the bench) it writes, instead of the ConfigMap, the status of a
+twin of the namespace's policy: an object of a copy of the PoolPolicy CRD under another group (poolpolicyprobes.
+probe.poolbudget.io, which the bench makes and no operator watches), with the policy's own spec and, at each event,
+the policy's own status as it was at the start (one condition's message carrying a count). That is the operator's
+write to the byte, less the operator: the API server's cost of a policy's status, and of its watch, apart from the
+operator's path to the write.
+
+Usage: [WRITES=configmap|policy-status] apiserver-probe.py SERVER CA CERT KEY  (stops on SIGTERM; the first line
+printed is "listening")
 """
 import http.client
 import json
+import os
 import signal
 import ssl
 import sys
@@ -41,20 +50,65 @@ def status_sized(seq):
     return data
 
 
+class ConfigMaps:
+    """What the probe writes by default: a ConfigMap of a status's size and shape."""
+    watch = f"/api/v1/configmaps?fieldSelector=metadata.name%3D{NAME}"
+
+    def path(self, namespace):
+        return f"/api/v1/namespaces/{namespace}/configmaps/{NAME}"
+
+    def body(self, namespace, n):
+        return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": NAME, "namespace": namespace},
+                "data": status_sized(n)}
+
+    def count(self, cm):
+        return int(cm.get("data", {}).get("target-0.field-0", "value 0").split()[1])
+
+
+class PolicyStatuses:
+    """WRITES=policy-status: the status of each policy's twin (see above), as the operator writes a policy's."""
+    group = "probe.poolbudget.io/v1alpha1"
+    watch = f"/apis/{group}/poolpolicyprobes"
+
+    def __init__(self):
+        lister = connect()
+        lister.request("GET", "/apis/poolbudget.io/v1alpha1/poolpolicies")
+        self.policies = {p["metadata"]["namespace"]: p for p in json.loads(lister.getresponse().read())["items"]}
+        for namespace, policy in self.policies.items():   # the twin, with the policy's spec
+            twin = {"apiVersion": self.group, "kind": "PoolPolicyProbe", "spec": policy["spec"],
+                    "metadata": {"name": policy["metadata"]["name"], "namespace": namespace}}
+            answered = send("PATCH", f"{self.path(namespace)[:-len('/status')]}?fieldManager=bench-probe&force=true",
+                            json.dumps(twin))
+            if answered >= 300:
+                sys.exit(f"the twin of the policy in {namespace} was not made: HTTP {answered}")
+
+    def path(self, namespace):
+        return f"/apis/{self.group}/namespaces/{namespace}/poolpolicyprobes/{self.policies[namespace]['metadata']['name']}/status"
+
+    def body(self, namespace, n):
+        policy = self.policies[namespace]
+        status = json.loads(json.dumps(policy.get("status") or {}))
+        conditions = status.get("conditions") or [{"type": "Probe", "status": "True", "reason": "Probe",
+                                                   "lastTransitionTime": "2026-01-01T00:00:00Z"}]
+        conditions[0]["message"] = f"probe {n}: {conditions[0].get('message', '')}"
+        status["conditions"] = conditions
+        return {"apiVersion": self.group, "kind": "PoolPolicyProbe", "status": status,
+                "metadata": {"name": policy["metadata"]["name"], "namespace": namespace}}
+
+    def count(self, twin):
+        message = ((twin.get("status") or {}).get("conditions") or [{}])[0].get("message", "")
+        return int(message.split()[1].rstrip(":")) if message.startswith("probe ") else 0
+
+
 writer = connect()
 seq = 0
 
 
-def apply(namespace):
-    global seq, writer
-    seq += 1
-    body = json.dumps({"apiVersion": "v1", "kind": "ConfigMap",
-                       "metadata": {"name": NAME, "namespace": namespace},
-                       "data": status_sized(seq)})
-    path = f"/api/v1/namespaces/{namespace}/configmaps/{NAME}?fieldManager=bench-probe&force=true"
+def send(method, path, body):
+    global writer
     for attempt in (1, 2):
         try:
-            writer.request("PATCH", path, body, {"Content-Type": "application/apply-patch+yaml"})
+            writer.request(method, path, body, {"Content-Type": "application/apply-patch+yaml"})
             response = writer.getresponse()
             response.read()
             return response.status
@@ -63,6 +117,16 @@ def apply(namespace):
             writer = connect()   # the connection was closed while idle: reconnect once
             if attempt == 2:
                 raise
+
+
+writes = PolicyStatuses() if os.environ.get("WRITES") == "policy-status" else ConfigMaps()
+
+
+def apply(namespace):
+    global seq
+    seq += 1
+    return send("PATCH", f"{writes.path(namespace)}?fieldManager=bench-probe&force=true",
+                json.dumps(writes.body(namespace, seq)))
 
 
 def changes(stream):
@@ -83,12 +147,11 @@ shown_changed = threading.Condition()
 
 def watch_applies(version):
     cms = connect(timeout=None)   # a watch: quiet between events for as long as the bench waits
-    cms.request("GET", f"/api/v1/configmaps?fieldSelector=metadata.name%3D{NAME}&watch=true"
+    cms.request("GET", f"{writes.watch}{'&' if '?' in writes.watch else '?'}watch=true"
                        f"&allowWatchBookmarks=false&resourceVersion={version}")
-    for arrived, cm in changes(cms.getresponse()):
-        applied = int(cm.get("data", {}).get("target-0.field-0", "value 0").split()[1])
+    for arrived, written in changes(cms.getresponse()):
         with shown_changed:
-            shown[cm["metadata"]["namespace"]] = (applied, arrived)
+            shown[written["metadata"]["namespace"]] = (writes.count(written), arrived)
             shown_changed.notify_all()
 
 
@@ -105,10 +168,10 @@ watcher.request("GET", "/apis/apps/v1/deployments?fieldSelector=metadata.name%3D
 listed = json.loads(watcher.getresponse().read())
 replicas = {d["metadata"]["namespace"]: d["spec"].get("replicas", 1) for d in listed["items"]}
 version = listed["metadata"]["resourceVersion"]
-for namespace in replicas:   # each event's apply updates the ConfigMap, as the operator's updates a status
+for namespace in replicas:   # each event's apply updates what it writes, as the operator's updates a status
     apply(namespace)
 lister = connect()
-lister.request("GET", f"/api/v1/configmaps?fieldSelector=metadata.name%3D{NAME}&limit=1")
+lister.request("GET", f"{writes.watch}{'&' if '?' in writes.watch else '?'}limit=1")
 threading.Thread(target=watch_applies, args=(json.loads(lister.getresponse().read())["metadata"]["resourceVersion"],),
                  daemon=True).start()
 watcher.request("GET", "/apis/apps/v1/deployments?fieldSelector=metadata.name%3Dsvc-1&watch=true"

@@ -14,6 +14,8 @@
 #   GAP=s: seconds from an event's scale back to the next event (1.5)
 #   PROBE=1: time beside the operator a minimal client that does its pass's one write (bench/apiserver-probe.py), to
 #     its answer and, as the operator's status is timed, to its own watch showing it; and the operator's excess over it
+#   PROBE=policy-status: the same, writing not a ConfigMap of a status's size but the status itself, of a twin of each
+#     policy under a copy of the CRD no operator watches: the API server's cost of the operator's very write
 set -euo pipefail
 cd "$(dirname "$0")/.."
 POLICIES=${POLICIES:-1000}; PER_POLICY=${PER_POLICY:-10}; EXTRA=${EXTRA:-40000}; LIMIT_MIB=${LIMIT_MIB:-384}
@@ -99,6 +101,7 @@ cleanup() {
   kill -0 "$op" 2>/dev/null && kubectl delete poolpolicies -A --all --wait=true --timeout=120s >/dev/null 2>&1 || true
   kill "$op" ${tw:-} ${sw:-} 2>/dev/null || true; sleep 1
   [ -n "${KEEP_OBJECTS:-}" ] || kubectl delete ns -l "$LABEL" --wait=false >/dev/null 2>&1 || true
+  kubectl delete crd poolpolicyprobes.probe.poolbudget.io --ignore-not-found --wait=false >/dev/null 2>&1 || true
   rmdir "$cg" 2>/dev/null || true; rm -rf "$work"
 }
 trap cleanup EXIT
@@ -214,7 +217,16 @@ if kill -0 "$op" 2>/dev/null; then
   # operator's status latency stands on while the cluster reacts to the same scale
   if [ -n "${PROBE:-}" ]; then
     cfg() { kubectl config view --raw --minify -o jsonpath="{$1}"; }
-    python3 bench/apiserver-probe.py "$(cfg .clusters[0].cluster.server)" "$(cfg .clusters[0].cluster.certificate-authority)" \
+    writes=configmap
+    if [ "$PROBE" = policy-status ]; then   # the policies' twins: a copy of their CRD that no operator watches
+      writes=policy-status
+      sed -e 's/"poolpolicies.poolbudget.io"/"poolpolicyprobes.probe.poolbudget.io"/' -e 's/group: "poolbudget.io"/group: "probe.poolbudget.io"/' \
+          -e 's/kind: "PoolPolicy"/kind: "PoolPolicyProbe"/' -e 's/plural: "poolpolicies"/plural: "poolpolicyprobes"/' \
+          -e 's/singular: "poolpolicy"/singular: "poolpolicyprobe"/' -e '/shortNames:/,+1d' crds/poolpolicies.poolbudget.io-v1.yml |
+        kubectl apply --server-side -f - >/dev/null
+      kubectl wait --for=condition=Established crd/poolpolicyprobes.probe.poolbudget.io --timeout=60s >/dev/null
+    fi
+    WRITES=$writes python3 bench/apiserver-probe.py "$(cfg .clusters[0].cluster.server)" "$(cfg .clusters[0].cluster.certificate-authority)" \
       "$(cfg .users[0].user.client-certificate)" "$(cfg .users[0].user.client-key)" > "$work/probe" 2>&1 &
     pw=$!
     until grep -q listening "$work/probe" 2>/dev/null; do kill -0 "$pw" || { cat "$work/probe"; exit 1; }; sleep 0.2; done
