@@ -77,13 +77,15 @@ class PolicyStatuses:
         for namespace, policy in self.policies.items():   # the twin, with the policy's spec
             twin = {"apiVersion": self.group, "kind": "PoolPolicyProbe", "spec": policy["spec"],
                     "metadata": {"name": policy["metadata"]["name"], "namespace": namespace}}
-            answered = send("PATCH", f"{self.path(namespace)[:-len('/status')]}?fieldManager=bench-probe&force=true",
-                            json.dumps(twin))
+            answered = send(self.twin(namespace), twin)
             if answered >= 300:
                 sys.exit(f"the twin of the policy in {namespace} was not made: HTTP {answered}")
 
+    def twin(self, namespace):
+        return f"/apis/{self.group}/namespaces/{namespace}/poolpolicyprobes/{self.policies[namespace]['metadata']['name']}"
+
     def path(self, namespace):
-        return f"/apis/{self.group}/namespaces/{namespace}/poolpolicyprobes/{self.policies[namespace]['metadata']['name']}/status"
+        return f"{self.twin(namespace)}/status"
 
     def body(self, namespace, n):
         policy = self.policies[namespace]
@@ -104,11 +106,18 @@ writer = connect()
 seq = 0
 
 
-def send(method, path, body):
+def query(path, parameters):
+    """path with more query parameters, whether or not it has some already."""
+    return f"{path}{'&' if '?' in path else '?'}{parameters}"
+
+
+def send(path, body):
+    """One server-side apply of body (a dict) to path, as the probe's field manager, forced; its HTTP status."""
     global writer
     for attempt in (1, 2):
         try:
-            writer.request(method, path, body, {"Content-Type": "application/apply-patch+yaml"})
+            writer.request("PATCH", query(path, "fieldManager=bench-probe&force=true"), json.dumps(body),
+                           {"Content-Type": "application/apply-patch+yaml"})
             response = writer.getresponse()
             response.read()
             return response.status
@@ -125,8 +134,7 @@ writes = PolicyStatuses() if os.environ.get("WRITES") == "policy-status" else Co
 def apply(namespace):
     global seq
     seq += 1
-    return send("PATCH", f"{writes.path(namespace)}?fieldManager=bench-probe&force=true",
-                json.dumps(writes.body(namespace, seq)))
+    return send(writes.path(namespace), writes.body(namespace, seq))
 
 
 def changes(stream):
@@ -141,14 +149,13 @@ def changes(stream):
             yield arrived, event["object"]
 
 
-shown = {}   # namespace -> (seq, monotonic time) of the last apply the ConfigMap watch showed
+shown = {}   # namespace -> (seq, monotonic time) of the last apply the watch of what it writes showed
 shown_changed = threading.Condition()
 
 
 def watch_applies(version):
     cms = connect(timeout=None)   # a watch: quiet between events for as long as the bench waits
-    cms.request("GET", f"{writes.watch}{'&' if '?' in writes.watch else '?'}watch=true"
-                       f"&allowWatchBookmarks=false&resourceVersion={version}")
+    cms.request("GET", query(writes.watch, f"watch=true&allowWatchBookmarks=false&resourceVersion={version}"))
     for arrived, written in changes(cms.getresponse()):
         with shown_changed:
             shown[written["metadata"]["namespace"]] = (writes.count(written), arrived)
@@ -156,7 +163,7 @@ def watch_applies(version):
 
 
 def shown_after(namespace, seq, timeout=10):
-    """The monotonic time the ConfigMap watch showed apply seq in namespace (None if not within timeout s)."""
+    """The monotonic time the watch of what it writes showed apply seq in namespace (None if not within timeout s)."""
     with shown_changed:
         shown_changed.wait_for(lambda: shown.get(namespace, (0, 0))[0] >= seq, timeout)
         s = shown.get(namespace)
@@ -171,7 +178,7 @@ version = listed["metadata"]["resourceVersion"]
 for namespace in replicas:   # each event's apply updates what it writes, as the operator's updates a status
     apply(namespace)
 lister = connect()
-lister.request("GET", f"{writes.watch}{'&' if '?' in writes.watch else '?'}limit=1")
+lister.request("GET", query(writes.watch, "limit=1"))
 threading.Thread(target=watch_applies, args=(json.loads(lister.getresponse().read())["metadata"]["resourceVersion"],),
                  daemon=True).start()
 watcher.request("GET", "/apis/apps/v1/deployments?fieldSelector=metadata.name%3Dsvc-1&watch=true"

@@ -280,12 +280,13 @@ if kill -0 "$op" 2>/dev/null; then
   echo "  the first scale event this operator process saw (a warm-up, not in the figures above): $warm"
   if [ -n "${PROBE:-}" ]; then
     awk '$3 != "" && $3 !~ /^2/ {bad++} END {if (bad) print "  the probe: " bad " applies failed"}' "$work/probe"
-    # not the warm-up's line: the first of its namespace
-    awk -v w="$warm_ns" '$1 != "listening" && !($1 == w && !skipped++) {print $2}' "$work/probe" > "$work/probe.ms"
+    # the timed events' lines: not "listening", not the warm-up's (the first of its namespace)
+    awk -v w="$warm_ns" '$1 != "listening" && !($1 == w && !skipped++)' "$work/probe" > "$work/probe.timed"
+    awk '{print $2}' "$work/probe.timed" > "$work/probe.ms"
     cp "$work/probe" build/bench-operator-scale-probe.txt   # each event's namespace and ms, beside the events file
     echo "  the probe (a minimal client doing the pass's one write, beside it): Deployment event -> its status-sized apply answered: p50 $(pct 50 < "$work/probe.ms") ms, p99 $(pct 99 < "$work/probe.ms") ms, max $(pct 100 < "$work/probe.ms") ms ($(wc -l < "$work/probe.ms") events)"
     # from one watch event to another, as the operator's status is timed above: the floor that figure compares with
-    awk -v w="$warm_ns" '$1 != "listening" && !($1 == w && !skipped++) {print ($4 == "" ? "none" : $4)}' "$work/probe" > "$work/probe.watched"
+    awk '{print ($4 == "" ? "none" : $4)}' "$work/probe.timed" > "$work/probe.watched"
     unseen=$(grep -cvx '[0-9]*' "$work/probe.watched" || true)
     [ "$unseen" = 0 ] || echo "  the probe: $unseen applies its watch did not show within 10 s"
     grep -x '[0-9]*' "$work/probe.watched" > "$work/probe.watched.ms" || true
