@@ -10,7 +10,9 @@ import io.fabric8.kubernetes.api.model.Probe;
  * The part of a pod spec (a workload's template, or a sized pod's own) that the operator reads, for the informer
  * stores ({@link PrunedStore}). Of each container: its name (which containers to size), its {@code env} (the sizes
  * written, a value another manager sets, a variable taken from a ConfigMap), its {@code preStop} hook and the initial
- * delays of its readiness and startup probes (how long an old pod outlives a rollout step: {@code planning.Shutdown}).
+ * delays of its readiness and startup probes (how long an old pod outlives a rollout step: {@code planning.Shutdown});
+ * of the pod spec, its {@code terminationGracePeriodSeconds} (how long an unmarked pod may hold its pool once told to
+ * stop: {@link SettledWorkloads#departing}).
  * Everything else, which in a real application's Deployment is most of it (init containers, volumes, images, commands,
  * ports, resources, the other probe settings, security contexts, affinity, tolerations), is never read and not kept.
  * A StatefulSet's {@code volumeClaimTemplates} go the same way.
@@ -34,6 +36,7 @@ final class PodSpecs {
             return null;
         }
         PodSpec kept = new PodSpec();
+        kept.setTerminationGracePeriodSeconds(spec.getTerminationGracePeriodSeconds());
         kept.setContainers(spec.getContainers() == null ? null
                 : spec.getContainers().stream().map(PodSpecs::container).toList());
         return kept;

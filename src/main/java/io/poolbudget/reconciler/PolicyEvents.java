@@ -92,8 +92,10 @@ final class PolicyEvents {
         boolean isLiveOver = status.getConditions().stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
                 && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
         if (wasLiveOver && !isLiveOver && status.getBudget() != null) {   // not when the policy stopped planning
-            normal(policy, LIVE_WITHIN_BUDGET, "the pods hold " + status.getLiveConnections() + " of "
-                    + status.getBudget().getConnections() + " connections now: within the budget again");
+            // the count status shows, in the words status uses for it
+            normal(policy, LIVE_WITHIN_BUDGET, StatusAggregator.held(status.getLiveConnections(),
+                    result.atDefaultConnections(), 0, " of " + status.getBudget().getConnections() + " connections now",
+                    null) + ": within the budget again");
         }
     }
 

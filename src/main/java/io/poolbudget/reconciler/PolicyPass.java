@@ -35,19 +35,42 @@ final class PolicyPass {
     enum State { Applied, Rolling, Stalled, Paused, Pending, DryRun, Conflict, NotFound, Invalid }
 
     /**
+     * What a target's pods hold now, in connections, by their own specs, terminating pods included: {@code connections}
+     * in all; {@code atDefault} of them counted at the app's default for pods that carry no size (what such a pod may
+     * open, not what it holds); {@code departing}, not among them, pods the operator did not size that left the
+     * workload's count and may still hold theirs (see {@link ClusterView.Live}).
+     */
+    record Held(long connections, long atDefault, long departing) {
+        static Held of(ClusterView.Live live, int poolsPerPod) {
+            return new Held(live.connections(poolsPerPod), live.atDefault() * poolsPerPod, live.departing() * poolsPerPod);
+        }
+    }
+
+    /**
      * {@code allocation} and {@code workload} are null for a target that resolved to nothing;
-     * {@code live} is what the workload's pods hold now (null when it does not exist).
+     * {@code held} is what the workload's pods hold now (null when it does not exist).
      */
     record TargetOutcome(String kind, String name, Workload workload, TargetAllocation allocation, Integer applied,
-                         State state, String message, Instant pendingSince, boolean wrote, Long live) {}
+                         State state, String message, Instant pendingSince, boolean wrote, Held held) {
+        /** Connections the pods hold now; null when the workload does not exist. */
+        Long live() { return held == null ? null : held.connections(); }
+    }
 
     /** {@code invalid} is set, and the rest empty, when the spec cannot be planned. */
     record Result(PolicyPlan plan, InvalidPolicyException invalid, List<TargetOutcome> targets, Duration requeue) {
         static Result invalid(InvalidPolicyException e) { return new Result(null, e, List.of(), null); }
 
         /** Connections the targets' pods hold now, by their own specs, terminating pods included. */
-        long liveConnections() {
-            return targets.stream().filter(t -> t.live() != null).mapToLong(TargetOutcome::live).sum();
+        long liveConnections() { return sum(Held::connections); }
+
+        /** Of {@link #liveConnections}, those counted at the app's default: what pods not yet sized may open. */
+        long atDefaultConnections() { return sum(Held::atDefault); }
+
+        /** Connections pods the operator did not size may still hold while they shut down (not in the others). */
+        long departingConnections() { return sum(Held::departing); }
+
+        private long sum(java.util.function.ToLongFunction<Held> part) {
+            return targets.stream().filter(t -> t.held() != null).mapToLong(t -> part.applyAsLong(t.held())).sum();
         }
     }
 
@@ -116,7 +139,7 @@ final class PolicyPass {
                 problem = e.getMessage();
                 state = State.Invalid;
             }
-            long live = view.live(w, owner, injection, containers).connections(a.poolsPerPod());
+            Held live = Held.of(view.live(w, owner, injection, containers), a.poolsPerPod());
             Integer applied = injection == null || problem != null ? null
                     : Injection.appliedSize(owner, injection, view.template(w), containers, view.configMap(w, owner));
             if (problem == null && injection != null) {
@@ -137,8 +160,15 @@ final class PolicyPass {
             }
             TargetStatus before = previous.get(w.id());
             Instant since = before == null || before.getPendingSince() == null ? null : Instant.parse(before.getPendingSince());
-            sized.add(new Sized(w, a, containers, live, view.paused(w), new RolloutDecider.TargetState(w.id(),
-                    a.poolSize(), applied, view.rolledOut(w, owner, injection, containers), since, appDefault),
+            boolean rolledOut = view.rolledOut(w, owner, injection, containers);
+            // a rollout that is not progressing is looked for only where one is in progress
+            boolean reported = before != null && State.Stalled.name().equals(before.getState())
+                    && java.util.Objects.equals(before.getAppliedPoolSize(), applied);
+            String stalled = rolledOut || injection == null ? null
+                    : view.stalled(w, owner, injection, containers, reported);
+            sized.add(new Sized(w, a, plan.targets().get(i).index(), containers, live, view.paused(w), stalled,
+                    new RolloutDecider.TargetState(w.id(), a.poolSize(), applied, rolledOut, since, appDefault,
+                            stalled != null, view.runningHolds(w, owner, injection, containers)),
                     budgetChange(owner, view.template(w).getMetadata(), budget)));
         }
         List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), blockers, now, window);
@@ -219,8 +249,9 @@ final class PolicyPass {
                 : "to record DatabaseBudget " + budget + " instead of " + carried + " on its pods";
     }
 
-    private record Sized(Workload workload, TargetAllocation allocation, List<String> containers, long live,
-                         boolean paused, RolloutDecider.TargetState state, String budgetChange) {
+    /** {@code index}: the spec.targets entry that resolved to it; {@code stalled}: why its rollout is stuck, or null. */
+    private record Sized(Workload workload, TargetAllocation allocation, int index, List<String> containers, Held live,
+                         boolean paused, String stalled, RolloutDecider.TargetState state, String budgetChange) {
         TargetOutcome outcome(Integer applied, State state, String message, Instant pendingSince, boolean wrote) {
             return new TargetOutcome(workload.kind().name(), workload.name(), workload, allocation, applied, state, message,
                     pendingSince, wrote, live);
@@ -228,9 +259,9 @@ final class PolicyPass {
 
         /** A paused Deployment keeps the pods it has: say what they hold and how to go on. */
         TargetOutcome pausedOutcome(Integer applied, String what, boolean wrote) {
-            return outcome(applied, State.Paused, "paused (kubectl rollout pause) " + what + ": its pods hold " + live
-                    + " connections, the plan gives it " + allocation.connections() + "; resume it with kubectl rollout "
-                    + "resume deployment/" + workload.name(), null, wrote);
+            return outcome(applied, State.Paused, "paused (kubectl rollout pause) " + what + ": its pods hold "
+                    + live.connections() + " connections, the plan gives it " + allocation.connections()
+                    + "; resume it with kubectl rollout resume deployment/" + workload.name(), null, wrote);
         }
     }
 
@@ -253,8 +284,15 @@ final class PolicyPass {
         return switch (d.action()) {
             case NONE -> s.state().rolledOut() ? s.outcome(applied, State.Applied, d.reason(), null, false)
                     : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size " + size, false)
-                    : stalledOrRolling(policy, owner, view, s, applied);
-            case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> s.outcome(applied, State.Pending, d.reason(), d.pendingSince(), false);
+                    : s.stalled() != null ? s.outcome(applied, State.Stalled, stalledText(s, applied)
+                    + "; raises that wait for it keep waiting. Fix the workload (kubectl rollout status/undo "
+                    + "deployment/" + w.name() + ") or the policy", null, false)
+                    : s.outcome(applied, State.Rolling, "rolling out", null, false);
+            // a stall stays reported whatever else the target waits for
+            case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> s.stalled() != null
+                    ? s.outcome(applied, State.Stalled, stalledText(s, applied) + ". Its " + d.reason(), d.pendingSince(),
+                    false)
+                    : s.outcome(applied, State.Pending, d.reason(), d.pendingSince(), false);
             case APPLY -> {
                 var injection = policy.getSpec().getInjection();
                 String problem = null;
@@ -280,15 +318,17 @@ final class PolicyPass {
 
     /**
      * A rollout that stopped making progress (crash-looping new pods, ProgressDeadlineExceeded) is a problem to report,
-     * not "rolling out": the size it carries has not taken effect, and raises that wait for it keep waiting.
+     * not "rolling out": the size it carries has not taken effect. Where its running pods hold more than that size, the
+     * app may not start with it: say what fixes that.
      */
-    private static TargetOutcome stalledOrRolling(PoolPolicy policy, Owner owner, ClusterView view, Sized s,
-                                                  Integer applied) {
-        String why = view.stalled(s.workload(), owner, policy.getSpec().getInjection(), s.containers());
-        return why == null ? s.outcome(applied, State.Rolling, "rolling out", null, false)
-                : s.outcome(applied, State.Stalled, "pool size " + applied + " has not taken effect: " + why
-                + "; its old pods keep their pools, and raises that wait for it keep waiting. Fix the workload (kubectl "
-                + "rollout status/undo deployment/" + s.workload().name() + ") or the policy", null, false);
+    private static String stalledText(Sized s, Integer applied) {
+        int running = s.state().runningHolds();
+        String field = "spec.targets[" + s.index() + "].minPoolSize";
+        String fix = applied == null || running <= applied ? "" : ". If the app cannot start with a pool of " + applied
+                + (applied == 1 ? " (one that takes a second connection while it holds one cannot), set " + field + ": 2"
+                : ", set " + field + " to the smallest pool it starts with (its running pods hold " + running + ")")
+                + " or give the database more budget";
+        return "pool size " + applied + " has not taken effect: " + s.stalled() + "; its old pods keep their pools" + fix;
     }
 
     /** Threads for the writes of a pass (shared by every pass; a write is one API call and mostly waits). */

@@ -97,7 +97,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
         var neighbours = policies.in(context.getPrimaryCache(), policy.getMetadata().getNamespace()).toList();
         var meta = policy.getMetadata();
         var counted = writer.counted(outcome -> metrics.wrote(meta.getNamespace(), meta.getName(), outcome));
-        var view = ClusterView.of(context, settled, neighbours);
+        var view = ClusterView.of(context, settled, neighbours, clock.instant());
         // a shared budget's view spans every namespace: built only for a policy that draws on one
         var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? sharedBudgets(context) : null;
         var announced = new AtomicReference<>(policy.getStatus());
@@ -177,9 +177,8 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
         metrics.reconcileFailed();
         var status = policy.getStatus() == null ? new PoolPolicyStatus() : JSON.convertValue(policy.getStatus(),
                 PoolPolicyStatus.class);
-        String message = "the operator could not finish a pass over this policy: " + e.getClass().getSimpleName()
-                + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ". It retries with back-off; if this stays, "
-                + "check the objects named here and the operator's log";
+        String message = "the operator could not finish a pass over this policy: " + PassFailure.describe(e)
+                + ". It retries with back-off; if this stays, check the objects named here and the operator's log";
         var previous = events.lastReported(policy);
         var conditions = new java.util.ArrayList<>(status.getConditions() == null ? List.<io.fabric8.kubernetes.api.model
                 .Condition>of() : status.getConditions().stream().filter(c -> !Conditions.READY.equals(c.getType())).toList());
@@ -207,7 +206,8 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
             return DeleteControl.defaultDelete();
         }
         String ns = policy.getMetadata().getNamespace();
-        var view = ClusterView.of(context, settled, policies.in(context.getPrimaryCache(), ns).toList());
+        var view = ClusterView.of(context, settled, policies.in(context.getPrimaryCache(), ns).toList(),
+                clock.instant());
         Owner owner = Owner.of(policy);
         for (var t : policy.getStatus().getTargets()) {
             WorkloadKind kind = WorkloadKind.valueOf(t.getKind());

@@ -20,6 +20,10 @@ import java.util.List;
  *       hold larger pools, and only when they are gone is the budget actually free.</li>
  *   <li>A first size equal to the app's default changes no pool, but its rollout adds surge pods:
  *       it waits for the others' rollouts, not for the window.</li>
+ *   <li>A target whose rollout is stalled (its new pods do not start) never waits for its own rollout: only a write
+ *       can end it. A raise that goes back toward what its running pods hold (the size they started with, above the
+ *       one that does not start) adds no connections to what they hold: it waits neither for the window nor for
+ *       rollouts, only for targets whose pods hold more than their plan gives them.</li>
  * </ul>
  */
 public final class RolloutDecider {
@@ -29,11 +33,19 @@ public final class RolloutDecider {
 
     /**
      * {@code applied} is null when the workload carries no size from us yet; {@code holds} is what its
-     * pods hold now (the applied size, or the app's default before the first write).
+     * pods hold now (the applied size, or the app's default before the first write); {@code stalled}: its rollout is
+     * not progressing; {@code runningHolds}: the largest pool one of its running pods holds (0 without any).
      */
-    public record TargetState(String id, int desired, Integer applied, int holds, boolean rolledOut, Instant pendingSince) {
+    public record TargetState(String id, int desired, Integer applied, int holds, boolean rolledOut, Instant pendingSince,
+                              boolean stalled, int runningHolds) {
         public TargetState(String id, int desired, Integer applied, boolean rolledOut, Instant pendingSince, int appDefault) {
-            this(id, desired, applied, applied == null ? appDefault : applied, rolledOut, pendingSince);
+            this(id, desired, applied, rolledOut, pendingSince, appDefault, false, applied == null ? appDefault : applied);
+        }
+
+        public TargetState(String id, int desired, Integer applied, boolean rolledOut, Instant pendingSince, int appDefault,
+                           boolean stalled, int runningHolds) {
+            this(id, desired, applied, applied == null ? appDefault : applied, rolledOut, pendingSince, stalled,
+                    runningHolds);
         }
 
         boolean shrinking() { return desired < holds; }
@@ -42,11 +54,20 @@ public final class RolloutDecider {
 
         boolean adopting() { return applied == null && desired == holds; }
 
+        /** Its pods, or the size written into it, hold more than the plan gives it. */
+        boolean overPlan() { return desired < Math.max(holds, runningHolds); }
+
+        /** A raise of a stalled target back toward what its running pods hold: no connections added. */
+        boolean returning() { return stalled && growing() && desired <= runningHolds; }
+
         private String change() {
             return applied == null ? "first size " + desired + " (the pods hold the app's default " + holds + ")"
                     : holds + " → " + desired;
         }
     }
+
+    /** What a target makes others wait for; {@code overPlan}: its pods may hold more than its plan gives it. */
+    private record Blocker(String id, String text, boolean overPlan) {}
 
     /** {@code pendingSince} is set while a raise is held, to be kept in status. */
     public record Decision(String id, Action action, Instant pendingSince, String reason) {}
@@ -58,33 +79,46 @@ public final class RolloutDecider {
     /** {@code otherBlockers}: workloads outside {@code targets} that hold more than planned (a conflict, say). */
     public static List<Decision> decide(List<TargetState> targets, List<String> otherBlockers, Instant now,
                                         Duration window) {
-        List<String> blockers = new ArrayList<>(otherBlockers);
+        List<Blocker> blockers = new ArrayList<>();
+        otherBlockers.forEach(b -> blockers.add(new Blocker(null, b, true)));
         for (TargetState t : targets) {
             if (t.shrinking()) {
-                blockers.add(t.id() + " (shrinking)");
+                blockers.add(new Blocker(t.id(), t.id() + " (shrinking)", true));
             } else if (!t.rolledOut()) {
-                blockers.add(t.id() + " (rolling out)");
+                blockers.add(new Blocker(t.id(), t.id() + (t.stalled() ? " (its rollout is not progressing)"
+                        : " (rolling out)"), t.overPlan()));
             }
         }
         List<Decision> decisions = new ArrayList<>(targets.size());
         for (TargetState t : targets) {
-            decisions.add(decide(t, blockers, now, window));
+            // a stalled rollout ends only by a write: its own target never waits for it
+            List<Blocker> others = t.stalled() ? blockers.stream().filter(b -> !t.id().equals(b.id())).toList() : blockers;
+            decisions.add(decide(t, others, now, window));
         }
         return decisions;
     }
 
-    private static Decision decide(TargetState t, List<String> blockers, Instant now, Duration window) {
+    private static Decision decide(TargetState t, List<Blocker> blockers, Instant now, Duration window) {
+        List<String> all = blockers.stream().map(Blocker::text).toList();
         if (t.shrinking()) {
             return new Decision(t.id(), Action.APPLY, null, t.applied() == null
                     ? t.change() + " applies at once" : "lower size " + t.change() + " applies at once");
         }
         if (t.adopting()) {
-            return blockers.isEmpty() ? new Decision(t.id(), Action.APPLY, null, t.change() + " applies now")
+            return all.isEmpty() ? new Decision(t.id(), Action.APPLY, null, t.change() + " applies now")
                     : new Decision(t.id(), Action.HOLD_FOR_ROLLOUTS, null, t.change() + " waits until these finish "
-                            + "rolling out, since its own rollout adds surge pods: " + list(blockers));
+                            + "rolling out, since its own rollout adds surge pods: " + list(all));
         }
         if (!t.growing()) {
             return new Decision(t.id(), Action.NONE, null, "size " + t.desired() + " is in place");
+        }
+        if (t.returning()) {
+            List<String> over = blockers.stream().filter(Blocker::overPlan).map(Blocker::text).toList();
+            String back = "raise " + t.change() + " goes back toward the " + t.runningHolds() + " its running pods hold, "
+                    + "so it adds no connections, and only a write can end its stalled rollout";
+            return over.isEmpty() ? new Decision(t.id(), Action.APPLY, null, back + ": applies now")
+                    : new Decision(t.id(), Action.HOLD_FOR_ROLLOUTS, null, back + "; it waits until these hold no more "
+                            + "than planned: " + list(over));
         }
         Instant since = t.pendingSince() != null ? t.pendingSince() : now;
         Instant until = since.plus(window);
@@ -93,9 +127,9 @@ public final class RolloutDecider {
             return new Decision(t.id(), Action.HOLD_FOR_WINDOW, since, raise + " waits for the stabilisation window until "
                     + until);
         }
-        if (!blockers.isEmpty()) {
+        if (!all.isEmpty()) {
             return new Decision(t.id(), Action.HOLD_FOR_ROLLOUTS, since, raise + " waits until these finish rolling out: "
-                    + list(blockers));
+                    + list(all));
         }
         return new Decision(t.id(), Action.APPLY, null, raise + " applies now");
     }

@@ -18,16 +18,21 @@ final class RolloutHealth {
     /** A container waiting for one of these does not start until someone changes something. */
     static final Set<String> STUCK = Set.of("CrashLoopBackOff", "CreateContainerConfigError", "CreateContainerError",
             "ImagePullBackOff", "ErrImagePull", "InvalidImageName", "RunContainerError");
-    /** Restarts of a not-Ready container after which it counts as crash-looping even between back-offs. */
+    /**
+     * Restarts of a not-Ready container after which it counts as crash-looping even between back-offs; once the
+     * rollout is reported stalled, one is enough to keep it so (between its first back-off and its second crash the
+     * container runs, not Ready, and the report must not flicker).
+     */
     static final int RESTARTS = 2;
 
     private RolloutHealth() {}
 
     /**
      * Why the rollout to the workload's current template is not progressing, or null. {@code newPods}: its pods that
-     * carry the current template's pool size, terminating ones left out.
+     * carry the current template's pool size, terminating ones left out; {@code reported}: the rollout was reported
+     * stalled already.
      */
-    static String stalled(HasMetadata workload, List<Pod> newPods) {
+    static String stalled(HasMetadata workload, List<Pod> newPods, boolean reported) {
         if (workload instanceof Deployment d && d.getStatus() != null && d.getStatus().getConditions() != null
                 && d.getStatus().getConditions().stream().anyMatch(c -> "Progressing".equals(c.getType())
                 && "False".equals(c.getStatus()) && "ProgressDeadlineExceeded".equals(c.getReason()))) {
@@ -36,10 +41,10 @@ final class RolloutHealth {
                     + "progressDeadlineSeconds " + (deadline == null ? 600 : deadline) + ")";
         }
         return newPods.stream().sorted(Comparator.comparing(p -> p.getMetadata().getName()))
-                .map(RolloutHealth::stuck).filter(s -> s != null).findFirst().orElse(null);
+                .map(p -> stuck(p, reported ? 1 : RESTARTS)).filter(s -> s != null).findFirst().orElse(null);
     }
 
-    private static String stuck(Pod p) {
+    private static String stuck(Pod p, int restarts) {
         if (p.getStatus() == null || p.getStatus().getContainerStatuses() == null) {
             return null;
         }
@@ -49,7 +54,7 @@ final class RolloutHealth {
             }
             String waiting = c.getState() != null && c.getState().getWaiting() != null
                     ? c.getState().getWaiting().getReason() : null;
-            boolean crashLoop = c.getRestartCount() != null && c.getRestartCount() >= RESTARTS;
+            boolean crashLoop = c.getRestartCount() != null && c.getRestartCount() >= restarts;
             if ((waiting != null && STUCK.contains(waiting)) || crashLoop) {
                 String why = waiting != null && STUCK.contains(waiting) && !"CrashLoopBackOff".equals(waiting) ? waiting
                         : "restarts without becoming Ready (CrashLoopBackOff)";

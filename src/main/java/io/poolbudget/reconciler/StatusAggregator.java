@@ -93,7 +93,14 @@ public final class StatusAggregator {
         }
         Allocation a = result.plan().allocation();
         long budget = a.budget().connections();
-        long live = result.liveConnections();
+        boolean wasLiveOver = previous != null && previous.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED
+                .equals(c.getType()) && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
+        // Pods the operator did not size that left their workload's count may hold their pools until they exit (where
+        // the API server does not count terminating pods itself): they do not start an over-budget moment, but one
+        // that is reported ends only once they can no longer hold any, so that its all-clear is true.
+        long departing = wasLiveOver ? result.departingConnections() : 0;
+        long live = result.liveConnections() + departing;
+        long atDefault = result.atDefaultConnections();
         status.setBudget(budgetStatus(a.budget()));
         status.setAllocated(a.allocated());
         status.setUnallocated(a.unallocated());
@@ -114,12 +121,10 @@ public final class StatusAggregator {
         if (!declaredOver) {
             declaredOverSince.remove(key(policy));
         }
-        boolean wasLiveOver = previous != null && previous.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED
-                .equals(c.getType()) && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
         // once reported it lasts while the pods declare more; a new moment is reported once it outlasts the grace
         boolean liveOver = declaredOver && (wasLiveOver || !overSince.plus(liveGrace).isAfter(clock.instant()));
-        String liveText = "the pods hold " + live + " of " + budget + " connections now (terminating pods included); the "
-                + "plan allocates " + a.allocated() + (dryRun ? ", and they keep them: a dry run writes nothing"
+        String liveText = held(live, atDefault, departing, " of " + budget + " connections now", "terminating pods "
+                + "included") + "; the plan allocates " + a.allocated() + (dryRun ? ", and they keep them: a dry run writes nothing"
                 : !moving.isEmpty() ? "; in progress: " + moving
                 : ": more pods hold pools at once than the plan's peak pods allow for (old pods that outlast a rollout "
                 + "step, or pods started outside a rollout)" + overAllocation(result));
@@ -154,8 +159,9 @@ public final class StatusAggregator {
                 oversubscribed ? (budget == 0 ? "the budget is 0: " + a.unallocatedReason()
                         : String.format(Locale.ROOT, "%.2f× the budget: %s", a.ratio(), a.unallocatedReason()))
                         : liveOver ? liveText
-                        : a.allocated() + " of " + budget + " connections allocated; the pods hold " + live + " now"
-                        + (declaredOver ? " by their specs, more than the budget since " + overSince + " (reported if it "
+                        : a.allocated() + " of " + budget + " connections allocated; " + held(live, atDefault, departing,
+                        declaredOver ? " now by their specs" : " now", null)
+                        + (declaredOver ? ", more than the budget since " + overSince + " (reported if it "
                         + "lasts " + liveGrace.toSeconds() + " s: pods starting or shutting down may not hold their pool)"
                         : ""),
                 generation, clock));
@@ -172,6 +178,28 @@ public final class StatusAggregator {
         return status;
     }
 
+    /**
+     * What the pods hold, as "the pods hold 16{@code of}", in words that say what is counted: where pods the operator
+     * has not sized yet are counted at the app's default pool, that is what they may open, not what they hold (the
+     * database's own count, with spec.database.observe, tells); pods that may still be shutting down are named.
+     */
+    static String held(long live, long atDefault, long departing, String of, String note) {
+        List<String> notes = new ArrayList<>();
+        if (note != null) {
+            notes.add(note);
+        }
+        if (atDefault > 0) {
+            notes.add(atDefault + " of them at the app's default pool, for pods the operator has not sized yet: what those "
+                    + "may open, not what they hold");
+        }
+        if (departing > 0) {
+            notes.add(departing + " of them in pods it did not size that have left their workload and may still be "
+                    + "shutting down, counted until their terminationGracePeriodSeconds is over");
+        }
+        return (atDefault > 0 ? "the pods may open " : "the pods hold ") + live + of
+                + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")");
+    }
+
     /** The targets whose pods hold more than their allocation, as "; Deployment/web holds 16 of its 12". */
     private static String overAllocation(PolicyPass.Result result) {
         var over = result.targets().stream().filter(t -> t.live() != null && t.allocation() != null
@@ -183,7 +211,7 @@ public final class StatusAggregator {
 
     /**
      * Problems first, then held raises, rollouts, the rest; in full up to {@link #DETAILED_TARGETS}. Past that only
-     * held raises are kept, in short (their pendingSince is the one thing a later pass needs), and the rest counted.
+     * held raises (Pending, or Stalled and waiting) are kept, in short (their pendingSince is the one thing a later pass needs), and the rest counted.
      */
     private static void setTargets(PoolPolicyStatus status, List<TargetOutcome> outcomes,
                                    Map<String, List<TerminatingMarks.Mark>> marks, long budget) {
@@ -196,7 +224,7 @@ public final class StatusAggregator {
         for (TargetOutcome o : ordered) {
             if (listed.size() < DETAILED_TARGETS) {
                 listed.add(target(o, true, marks, budget));
-            } else if (o.state() == State.Pending) {
+            } else if (o.pendingSince() != null) {
                 listed.add(target(o, false, marks, budget));
             }
         }

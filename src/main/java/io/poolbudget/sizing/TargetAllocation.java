@@ -19,20 +19,27 @@ public record TargetAllocation(PeakPods peak, int poolSize, double fairShare, St
     public long connections() { return Limits.saturatedMultiply(peak.cost(), poolSize); }
 
     /**
-     * When the rollout reserve keeps this target at a pool of 1 (its surge and terminating pods are counted at the same
-     * pool as its running ones), what that costs and what to change; null otherwise. {@code plan}, {@code calibrate -f}
-     * and the operator's status say the same words.
+     * When this target gets a pool of 1 (and its minPoolSize allows 1), what that costs and what to change; null
+     * otherwise. Where the rollout reserve keeps it there (its surge and terminating pods are counted at the same pool
+     * as its running ones), how much; in every case, that an app which takes a second connection while it holds one
+     * cannot run on it, and the field that gives it 2. {@code plan}, {@code calibrate -f} and the operator's status say
+     * the same words.
      */
     public String reserveAdvice(long budgetConnections) {
         long reserve = peak.surge() + peak.terminating();
-        if (poolSize != 1 || reserve <= 0 || peak.basisReplicas() <= 0) {
+        if (poolSize != 1 || peak.basisReplicas() <= 0 || peak.target().minPoolSize() > 1) {
             return null;
+        }
+        String startUp = "An app that takes a second connection while it holds one (Keycloak does at start-up) cannot "
+                + "run on a pool of 1: give it " + peak.target().field() + ".minPoolSize: 2";
+        if (reserve <= 0) {
+            return id() + " gets a pool of 1 per pod. " + startUp + ", or more budget (check with plan).";
         }
         return String.format(Locale.ROOT, "%s gets a pool of 1 per pod: its rollout reserve (%d of its %d peak pods) is "
                 + "counted at the same pool, so in steady state its running pods use %d of the budget's %d connections, "
                 + "and a pool of 1 serialises each pod's requests. More budget, or maxSurge: 0 on it, gives its pods more "
-                + "(check with plan).", id(), reserve, peak.total(), Limits.saturatedMultiply(peak.basisReplicas(),
-                poolsPerPod()), budgetConnections);
+                + "(check with plan). %s.", id(), reserve, peak.total(), Limits.saturatedMultiply(peak.basisReplicas(),
+                poolsPerPod()), budgetConnections, startUp);
     }
 
     /** How the pool size was reached, built on demand. */

@@ -127,4 +127,60 @@ class RolloutDeciderTest {
         assertThat(d.get(0).action()).isEqualTo(NONE);
         assertThat(d.get(0).pendingSince()).isNull();
     }
+
+    /** A target whose rollout to {@code applied} is stalled while its running pods hold {@code running}. */
+    private static TargetState stalled(String id, int desired, int applied, int running, Instant since) {
+        return new TargetState(id, desired, applied, false, since, 10, true, running);
+    }
+
+    @Test
+    void aStalledTargetGoingBackToWhatItsRunningPodsHoldAppliesAtOnce() {
+        // issue 41: Keycloak at 3 replicas cannot start on 1; its old pods hold 2. Back at 2 it waited out the window,
+        // then for its own rollout (the one only it could end), for ever.
+        var d = RolloutDecider.decide(List.of(stalled("kc", 2, 1, 2, null)), NOW, WINDOW);
+        assertThat(actions(d)).containsExactly(APPLY);
+        assertThat(d.get(0).pendingSince()).as("no window").isNull();
+        assertThat(d.get(0).reason()).isEqualTo("raise 1 → 2 goes back toward the 2 its running pods hold, so it adds no "
+                + "connections, and only a write can end its stalled rollout: applies now");
+        // two stalled targets do not wait for each other either
+        assertThat(actions(RolloutDecider.decide(List.of(stalled("a", 2, 1, 2, null), stalled("b", 3, 1, 3, null)),
+                NOW, WINDOW))).containsExactly(APPLY, APPLY);
+        // nor for a target that is rolling out within its plan
+        assertThat(actions(RolloutDecider.decide(List.of(stalled("kc", 2, 1, 2, null), state("web", 4, 4, false, null)),
+                NOW, WINDOW))).containsExactly(APPLY, NONE);
+    }
+
+    @Test
+    void aStalledTargetGoingBackWaitsOnlyForTargetsThatHoldMoreThanTheirPlan() {
+        // web shrinks 6 -> 4: its pods hold more than the plan gives it until it has rolled out
+        var shrinking = RolloutDecider.decide(List.of(stalled("kc", 2, 1, 2, null), state("web", 4, 6, true, null)),
+                NOW, WINDOW);
+        assertThat(actions(shrinking)).containsExactly(HOLD_FOR_ROLLOUTS, APPLY);
+        assertThat(shrinking.get(0).pendingSince()).isNull();
+        assertThat(shrinking.get(0).reason()).endsWith("it waits until these hold no more than planned: web (shrinking)");
+        // written at 4 but its old pods still hold 6
+        var rolling = RolloutDecider.decide(List.of(stalled("kc", 2, 1, 2, null),
+                new TargetState("web", 4, 4, false, null, 10, false, 6)), NOW, WINDOW);
+        assertThat(actions(rolling)).containsExactly(HOLD_FOR_ROLLOUTS, NONE);
+        assertThat(rolling.get(0).reason()).endsWith("web (rolling out)");
+        // and for what holds more outside the policy's targets (a conflict)
+        assertThat(actions(RolloutDecider.decide(List.of(stalled("kc", 2, 1, 2, null)), List.of("Deployment/x (holds 9)"),
+                NOW, WINDOW))).containsExactly(HOLD_FOR_ROLLOUTS);
+    }
+
+    @Test
+    void aStalledTargetsRaisePastWhatItsPodsHoldWaitsTheWindowButNeverForItself() {
+        var held = RolloutDecider.decide(List.of(stalled("kc", 3, 1, 2, null)), NOW, WINDOW);
+        assertThat(actions(held)).containsExactly(HOLD_FOR_WINDOW);
+        var after = RolloutDecider.decide(List.of(stalled("kc", 3, 1, 2, NOW)), NOW.plus(WINDOW), WINDOW);
+        assertThat(actions(after)).as("its own stall is not a rollout to wait for").containsExactly(APPLY);
+    }
+
+    @Test
+    void otherRaisesStillWaitForAStalledRollout() {
+        var d = RolloutDecider.decide(List.of(new TargetState("a", 3, 3, false, null, 10, true, 6),
+                state("b", 6, 4, true, NOW)), NOW.plus(WINDOW), WINDOW);
+        assertThat(actions(d)).containsExactly(NONE, HOLD_FOR_ROLLOUTS);
+        assertThat(d.get(1).reason()).endsWith("a (its rollout is not progressing)");
+    }
 }

@@ -27,11 +27,11 @@ class RolloutHealthTest {
     @Test
     void aCrashLoopingNewPodIsNamedWithItsContainer() {
         assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-b", true, 0, null), pod("web-a", false, 3,
-                "CrashLoopBackOff")))).isEqualTo("its new pod web-a does not start: container 'app' restarts without "
+                "CrashLoopBackOff")), false)).isEqualTo("its new pod web-a does not start: container 'app' restarts without "
                 + "becoming Ready (CrashLoopBackOff)");
-        assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", false, 2, null))))
+        assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", false, 2, null)), false))
                 .as("running again between two back-offs").contains("restarts without becoming Ready");
-        assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", false, 0, "CreateContainerConfigError"))))
+        assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", false, 0, "CreateContainerConfigError")), false))
                 .endsWith("container 'app' CreateContainerConfigError");
     }
 
@@ -39,7 +39,18 @@ class RolloutHealthTest {
     void aPodThatIsStartingOrRestartedOnceIsNotAProblem() {
         assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", false, 0, "ContainerCreating"),
                 pod("web-b", false, 1, null), pod("web-c", true, 5, null), new PodBuilder().withNewMetadata()
-                        .withName("web-d").endMetadata().build()))).isNull();
+                        .withName("web-d").endMetadata().build()), false)).isNull();
+    }
+
+    @Test
+    void aStallReportedStaysWhileItsPodRunsAgainBetweenBackOffs() {
+        // issue 41: after its first back-off the container runs again, not Ready, with 1 restart; the report must not
+        // flicker to "rolling out" and back
+        var again = List.of(pod("web-a", false, 1, null));
+        assertThat(RolloutHealth.stalled(web(4), again, false)).as("not yet reported: one restart is no stall").isNull();
+        assertThat(RolloutHealth.stalled(web(4), again, true)).isEqualTo("its new pod web-a does not start: container "
+                + "'app' restarts without becoming Ready (CrashLoopBackOff)");
+        assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", true, 1, null)), true)).as("Ready now").isNull();
     }
 
     @Test
@@ -48,10 +59,10 @@ class RolloutHealthTest {
         d.getSpec().setProgressDeadlineSeconds(120);
         d.getStatus().setConditions(List.of(new DeploymentConditionBuilder().withType("Progressing").withStatus("False")
                 .withReason("ProgressDeadlineExceeded").build()));
-        assertThat(RolloutHealth.stalled(d, List.of())).isEqualTo("its rollout is not progressing "
+        assertThat(RolloutHealth.stalled(d, List.of(), false)).isEqualTo("its rollout is not progressing "
                 + "(ProgressDeadlineExceeded: no new pod became available within progressDeadlineSeconds 120)");
         d.getStatus().setConditions(List.of(new DeploymentConditionBuilder().withType("Progressing").withStatus("True")
                 .withReason("ReplicaSetUpdated").build()));
-        assertThat(RolloutHealth.stalled(d, List.of())).isNull();
+        assertThat(RolloutHealth.stalled(d, List.of(), false)).isNull();
     }
 }

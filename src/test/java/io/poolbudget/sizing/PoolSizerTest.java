@@ -26,11 +26,16 @@ class PoolSizerTest {
         assertThat(small.target("api").reserveAdvice(4)).isEqualTo("api gets a pool of 1 per pod: its rollout reserve "
                 + "(2 of its 4 peak pods) is counted at the same pool, so in steady state its running pods use 2 of the "
                 + "budget's 4 connections, and a pool of 1 serialises each pod's requests. More budget, or maxSurge: 0 on "
-                + "it, gives its pods more (check with plan).");
-        // quiet: a larger pool, no reserve (Recreate), or no pods
+                + "it, gives its pods more (check with plan). An app that takes a second connection while it holds one "
+                + "(Keycloak does at start-up) cannot run on a pool of 1: give it target.minPoolSize: 2.");
+        // no reserve (Recreate): only what an app that cannot start on 1 needs (issue 41)
+        assertThat(PoolSizer.allocate(budget(2), List.of(pods("api", 2).field("spec.targets[3]").build())).target("api")
+                .reserveAdvice(2)).isEqualTo("api gets a pool of 1 per pod. An app that takes a second connection while "
+                + "it holds one (Keycloak does at start-up) cannot run on a pool of 1: give it "
+                + "spec.targets[3].minPoolSize: 2, or more budget (check with plan).");
+        // quiet: a larger pool, a minPoolSize above 1 (it cannot be 1 then), or no pods
         assertThat(PoolSizer.allocate(budget(8), List.of(TargetInput.builder("api").replicas(2).rollout(rolling).build()))
                 .target("api").reserveAdvice(8)).isNull();
-        assertThat(PoolSizer.allocate(budget(2), List.of(pods("api", 2).build())).target("api").reserveAdvice(2)).isNull();
         assertThat(PoolSizer.allocate(budget(4), List.of(TargetInput.builder("api").replicas(0).rollout(rolling).build()))
                 .target("api").reserveAdvice(4)).isNull();
     }

@@ -26,8 +26,10 @@ public class PoolPolicyStatus {
     private String unallocatedReason;
 
     @JsonPropertyDescription("Connections the targets' pods hold now, from the pods' own specs: terminating pods "
-            + "included, a pod without the variable at the app's default. Above the budget while pods that existed "
-            + "before a change still hold larger pools (see the Oversubscribed condition, reason LiveOverBudget).")
+            + "included, a pod without the variable at the app's default (what it may open). Above the budget while "
+            + "pods that existed before a change still hold larger pools (see the Oversubscribed condition, reason "
+            + "LiveOverBudget); while that is reported, pods the operator did not size that left their workload are "
+            + "counted until their grace period is over where the API server does not count terminating pods.")
     private Long liveConnections;
 
     @JsonPropertyDescription("What the database reported at its last read (only with spec.database.observe).")

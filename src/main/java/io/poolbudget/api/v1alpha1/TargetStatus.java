@@ -42,7 +42,7 @@ public class TargetStatus {
     private Long liveConnections;
 
     @JsonPropertyDescription("Applied, Rolling, Stalled (the rollout of the written size is not progressing: its new pods "
-            + "crash-loop or cannot start, or ProgressDeadlineExceeded), Paused (a paused Deployment keeps its old pods), Pending (a raise waits for "
+            + "crash-loop or cannot start, or ProgressDeadlineExceeded; it stays Stalled while a raise of it waits), Paused (a paused Deployment keeps its old pods), Pending (a raise waits for "
             + "shrinking targets or the stabilisation window), DryRun, Conflict, NotFound or Invalid.")
     private String state;
 
