@@ -60,7 +60,9 @@ port_args=()
 # made (they carry kwok.x-k8s.io/node=fake) and gives fake pods addresses outside the Service range;
 # the apiserver reaches a kubelet by IP with a client certificate, and its certificate covers the
 # `kubernetes` Service IP that in-cluster clients dial. No client QPS limits: the Deployment
-# controller otherwise needs minutes to roll out thousands of Deployments.
+# controller otherwise needs minutes to roll out thousands of Deployments. The Deployment status's
+# terminatingReplicas (on by default from Kubernetes 1.35, alpha behind its gate in 1.34) is on, as on
+# the clusters users run now: the operator counts the pods it did not size by it while they shut down.
 PKI="$CLUSTER_STATE/pki"
 KWOKCTL_CONFIG="$BUILD_AREA/cluster/${CLUSTER_NAME}-kwokctl.yaml"
 cat > "$KWOKCTL_CONFIG" <<YAML
@@ -69,6 +71,7 @@ kind: KwokctlConfiguration
 options:
   kubeApiserverCertSANs: ["$SERVICE_IP"]
   disableQPSLimits: true
+  kubeFeatureGates: "DeploymentReplicaSetTerminatingReplicas=true"
 componentsPatches:
 - name: kube-apiserver
   extraArgs:

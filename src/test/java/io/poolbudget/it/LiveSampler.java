@@ -17,6 +17,7 @@ final class LiveSampler implements Watcher<Pod>, AutoCloseable {
     private final Map<String, Integer> sizes = new HashMap<>();
     private final String variable;
     private final int appDefault;
+    private final java.util.List<long[]> timeline = new java.util.ArrayList<>();
     private Watch watch;
     private int peak;
     private int events;
@@ -33,6 +34,7 @@ final class LiveSampler implements Watcher<Pod>, AutoCloseable {
             client.pods().inNamespace(namespace).list().getItems().forEach(p -> sampler.sizes.put(p.getMetadata().getName(),
                     sampler.size(p)));
             sampler.peak = sampler.total();
+            sampler.timeline.add(new long[] {System.nanoTime(), sampler.peak});
         }
         return sampler;
     }
@@ -46,6 +48,38 @@ final class LiveSampler implements Watcher<Pod>, AutoCloseable {
             sizes.put(pod.getMetadata().getName(), size(pod));
         }
         peak = Math.max(peak, total());
+        timeline.add(new long[] {System.nanoTime(), total()});
+    }
+
+    /** The sum at each pod event: {System.nanoTime() when seen, connections}. */
+    synchronized java.util.List<long[]> timeline() {
+        return java.util.List.copyOf(timeline);
+    }
+
+    /** How many times the sum went from within {@code budget} to above it (a first sample above counts as one). */
+    synchronized int episodesOver(long budget) {
+        int episodes = 0;
+        boolean over = false;
+        for (long[] sample : timeline) {
+            if (sample[1] > budget && !over) {
+                episodes++;
+            }
+            over = sample[1] > budget;
+        }
+        return episodes;
+    }
+
+    /** When the sum last came back within {@code budget} from above it (System.nanoTime), or -1. */
+    synchronized long lastBackWithin(long budget) {
+        long at = -1;
+        boolean over = false;
+        for (long[] sample : timeline) {
+            if (over && sample[1] <= budget) {
+                at = sample[0];
+            }
+            over = sample[1] > budget;
+        }
+        return at;
     }
 
     synchronized int peak() { return peak; }

@@ -13,6 +13,8 @@ import java.util.List;
  */
 final class StatusLog implements Watcher<PoolPolicy> {
     private final List<String> alarms = new ArrayList<>();
+    private final List<Long> clears = new ArrayList<>();
+    private boolean liveOver;
     private long mostLive;
 
     @Override
@@ -23,6 +25,12 @@ final class StatusLog implements Watcher<PoolPolicy> {
         if (p.getStatus().getLiveConnections() != null) {
             mostLive = Math.max(mostLive, p.getStatus().getLiveConnections());
         }
+        boolean over = p.getStatus().getConditions().stream().anyMatch(c -> "Oversubscribed".equals(c.getType())
+                && "LiveOverBudget".equals(c.getReason()));
+        if (liveOver && !over) {
+            clears.add(p.getStatus().getLiveConnections());
+        }
+        liveOver = over;
         for (Condition c : p.getStatus().getConditions()) {
             if (("Oversubscribed".equals(c.getType()) && "True".equals(c.getStatus()))
                     || ("Ready".equals(c.getType()) && "False".equals(c.getStatus()))) {
@@ -35,6 +43,9 @@ final class StatusLog implements Watcher<PoolPolicy> {
     synchronized List<String> alarms() { return List.copyOf(alarms); }
 
     synchronized long mostLive() { return mostLive; }
+
+    /** liveConnections of each status that ended an over-budget report (LiveOverBudget to anything else). */
+    synchronized List<Long> clears() { return List.copyOf(clears); }
 
     @Override
     public void onClose(WatcherException cause) {}

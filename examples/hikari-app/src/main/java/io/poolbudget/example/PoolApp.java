@@ -19,7 +19,9 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code /pool} reports the pool as HikariCP itself sees it; {@code /actuator/prometheus} carries
  * HikariCP's own metrics (hikaricp_connections_max, _active, _idle, _pending). With
  * {@code REPLICA_DB_HOST} set it also holds a second pool, to a read replica ({@code /read} uses it,
- * {@code /pool} reports it under "replica"), which a second PoolPolicy sizes.
+ * {@code /pool} reports it under "replica"), which a second PoolPolicy sizes. With {@code STARTUP_CONNECTIONS}
+ * above 1 it takes that many connections at once while it starts, as some applications do (Keycloak takes a second
+ * one while it holds the first): on a smaller pool it cannot start, and exits after HikariCP's connection timeout.
  */
 @SpringBootApplication
 @RestController
@@ -47,13 +49,32 @@ public class PoolApp {
 
     /** Open the pools at start-up, as a service that is ready to serve does: each fills to minimumIdle. */
     @Bean
-    ApplicationRunner openPool() {
+    ApplicationRunner openPool(Environment env) {
+        int atOnce = Integer.parseInt(env.getProperty("STARTUP_CONNECTIONS", "1"));
         return args -> {
+            holdAtOnce(atOnce);
             jdbc.queryForObject("select 1", Integer.class);
             if (replica.pool != null) {
                 new JdbcTemplate(replica.pool).queryForObject("select 1", Integer.class);
             }
         };
+    }
+
+    /** Takes {@code n} connections, each while holding the ones before, and gives them back. */
+    private void holdAtOnce(int n) throws java.sql.SQLException {
+        if (n <= 1) {
+            return;
+        }
+        var held = new java.util.ArrayList<java.sql.Connection>();
+        try {
+            for (int i = 0; i < n; i++) {
+                held.add(pool.getConnection());
+            }
+        } finally {
+            for (var c : held) {
+                c.close();
+            }
+        }
     }
 
     @GetMapping("/read")
