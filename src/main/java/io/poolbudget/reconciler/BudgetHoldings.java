@@ -32,7 +32,7 @@ final class BudgetHoldings {
                 PoolPolicy policy = byKey.get(meta.getNamespace() + "/" + key);
                 Integer size = number(Owner.annotation(meta, Owner.SIZE_PREFIX + key));
                 if (size == null || budget == null && (policy == null || SharedBudgets.ref(policy) == null)) {
-                    continue; // not a shared budget's pod (or version 0.1's label, which carries no size of its own)
+                    continue; // not a shared budget's pod (or a ConfigMap's label, which carries no size of its own)
                 }
                 Integer pools = number(Owner.annotation(meta, Owner.POOLS_PREFIX + key));
                 holdings.add(new SharedBudgets.Holding(budget, meta.getNamespace(),

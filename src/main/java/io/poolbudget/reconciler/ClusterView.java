@@ -55,9 +55,7 @@ final class ClusterView implements WorkloadCatalog {
         this.deployments = byName(deployments);
         this.statefulSets = byName(statefulSets);
         this.scalers = hpas.stream().map(Workloads::scaler).filter(Objects::nonNull).toList();
-        // a pod the marker and version 0.1's label both select comes from both informers: count it once
-        this.pods = pods.stream().collect(Collectors.toMap(p -> p.getMetadata().getUid() != null ? p.getMetadata().getUid()
-                : p.getMetadata().getName(), Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new)).values();
+        this.pods = List.copyOf(pods);
         this.configMaps = byName(configMaps);
     }
 
@@ -77,7 +75,7 @@ final class ClusterView implements WorkloadCatalog {
         settled.retain(ns, java.util.stream.Stream.concat(deployments.stream(), statefulSets.stream())
                 .map(o -> o.getMetadata().getUid()).filter(Objects::nonNull).toList());
         return new ClusterView(deployments, statefulSets, InformerCaches.cached(context, HorizontalPodAutoscaler.class, ns),
-                // pods and ConfigMaps: only those this policy (or version 0.1 for it) sized
+                // pods and ConfigMaps: only those this policy sized
                 context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class), settled, now);
     }
 
@@ -106,26 +104,14 @@ final class ClusterView implements WorkloadCatalog {
                 : statefulSets.get(w.name()).getSpec().getTemplate();
     }
 
-    /** The policy's ConfigMap for the workload; before its first write after an upgrade, version 0.1's. */
+    /** The policy's ConfigMap for the workload. */
     ConfigMap configMap(Workload w, Owner owner) {
-        ConfigMap ours = configMaps.get(owner.configMapName(w.kind(), w.name()));
-        return ours != null ? ours : legacyConfigMap(w, owner);
+        return configMaps.get(owner.configMapName(w.kind(), w.name()));
     }
 
-    /** Version 0.1's ConfigMap of the workload, when it was this policy's. */
-    ConfigMap legacyConfigMap(Workload w, Owner owner) {
-        ConfigMap old = configMaps.get(Owner.legacyConfigMapName(w.kind(), w.name()));
-        return old != null && owner.legacy(old.getMetadata()) ? old : null;
-    }
-
-    /** The workload object itself, as cached (for its managed fields). */
+    /** The workload object itself, as cached. */
     HasMetadata object(Workload w) {
         return w.kind() == WorkloadKind.Deployment ? deployments.get(w.name()) : statefulSets.get(w.name());
-    }
-
-    /** Version 0.1's field manager still owns fields it wrote into the workload for this policy. */
-    boolean legacyOwned(Workload w, Owner owner) {
-        return Owner.legacyManaged(object(w)) && owner.legacy(template(w).getMetadata());
     }
 
     /**

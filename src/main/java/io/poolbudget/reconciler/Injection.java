@@ -65,9 +65,6 @@ public final class Injection {
      */
     static Integer heldSize(Owner owner, InjectionSpec spec, ObjectMeta meta, PodSpec pod, List<String> containers) {
         String annotated = Owner.annotation(meta, owner.sizeAnnotation());
-        if (annotated == null && owner.legacy(meta)) {
-            annotated = Owner.annotation(meta, Owner.LEGACY_SIZE_ANNOTATION);
-        }
         if (annotated != null) {
             return parse(annotated);
         }
@@ -89,7 +86,7 @@ public final class Injection {
         if (pod == null || pod.getContainers() == null) {
             return null;
         }
-        List<String> ours = List.of(owner.configMapName(kind, workload), Owner.legacyConfigMapName(kind, workload));
+        String ours = owner.configMapName(kind, workload);
         for (Container c : pod.getContainers()) {
             if (!containers.contains(c.getName()) || c.getEnv() == null) {
                 continue;
@@ -99,7 +96,7 @@ public final class Injection {
                     continue;
                 }
                 var ref = e.getValueFrom().getConfigMapKeyRef();
-                boolean oursToo = spec.getMode() == InjectionMode.ConfigMap && ref != null && ours.contains(ref.getName());
+                boolean oursToo = spec.getMode() == InjectionMode.ConfigMap && ref != null && ours.equals(ref.getName());
                 if (!oursToo) {
                     return "container '" + c.getName() + "' sets " + e.getName() + " through valueFrom, which the operator "
                             + "cannot replace with its value: remove that valueFrom from your manifest (the operator then "
@@ -150,9 +147,7 @@ public final class Injection {
      */
     static String revision(Owner owner, InjectionSpec spec, PodTemplateSpec template, List<String> containers) {
         if (spec.getMode() == InjectionMode.ConfigMap) {
-            ObjectMeta meta = template.getMetadata();
-            String hash = Owner.annotation(meta, owner.hashAnnotation());
-            return hash != null || !owner.legacy(meta) ? hash : Owner.annotation(meta, Owner.LEGACY_HASH_ANNOTATION);
+            return Owner.annotation(template.getMetadata(), owner.hashAnnotation());
         }
         return containers.isEmpty() ? null : envValue(template.getSpec(), containers.get(0), EnvNames.of(spec).maxPoolSize());
     }

@@ -1,7 +1,6 @@
 package io.poolbudget.reconciler;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
 import java.util.ArrayList;
@@ -18,7 +17,7 @@ import java.util.Objects;
 public record Owner(String policy) {
     /** On pod templates (so on pods) and ConfigMaps the operator writes: what its informers cache. */
     public static final String SIZED_LABEL = "poolbudget.io/sized";
-    /** On the operator's ConfigMaps: which policy's (its key). Version 0.1 put it on pod templates too. */
+    /** On the operator's ConfigMaps: which policy's (its key). */
     public static final String POLICY_LABEL = "poolbudget.io/policy";
     static final String SIZE_PREFIX = "pool-size.poolbudget.io/";
     static final String HASH_PREFIX = "config-hash.poolbudget.io/";
@@ -28,11 +27,6 @@ public record Owner(String policy) {
      */
     static final String BUDGET_PREFIX = "budget.poolbudget.io/";
     static final String POOLS_PREFIX = "pools-per-pod.poolbudget.io/";
-
-    /** Version 0.1 wrote every policy's fields under one manager and these keys; an upgrade hands them over. */
-    static final String LEGACY_MANAGER = "poolbudget-operator";
-    static final String LEGACY_SIZE_ANNOTATION = "poolbudget.io/pool-size";
-    static final String LEGACY_HASH_ANNOTATION = "poolbudget.io/config-hash";
 
     public Owner {
         Objects.requireNonNull(policy, "policy");
@@ -64,22 +58,12 @@ public record Owner(String policy) {
         return shortened("poolbudget-" + key() + "-" + kind.name().toLowerCase() + "-" + workload, 253);
     }
 
-    /** Version 0.1's ConfigMap of a workload, one per workload whatever the policy. */
-    static String legacyConfigMapName(WorkloadKind kind, String workload) {
-        return shortened("poolbudget-" + kind.name().toLowerCase() + "-" + workload, 253);
-    }
-
     /** This policy's annotation is on the object (a pod or pod template it sized). */
     boolean sized(ObjectMeta meta) {
-        return annotation(meta, sizeAnnotation()) != null || legacy(meta);
+        return annotation(meta, sizeAnnotation()) != null;
     }
 
-    /** Version 0.1 sized it for this policy: its single label names the policy. */
-    boolean legacy(ObjectMeta meta) {
-        return meta != null && meta.getLabels() != null && policy.equals(meta.getLabels().get(POLICY_LABEL));
-    }
-
-    /** The keys of the policies whose sizes an object (a pod) carries, and version 0.1's label value. */
+    /** The keys of the policies whose sizes an object (a pod) carries, or whose it is (a ConfigMap's label). */
     static List<String> keysOn(ObjectMeta meta) {
         List<String> keys = new ArrayList<>();
         if (meta.getAnnotations() != null) {
@@ -95,34 +79,6 @@ public record Owner(String policy) {
     static String annotation(ObjectMeta meta, String key) {
         Map<String, String> a = meta == null ? null : meta.getAnnotations();
         return a == null ? null : a.get(key);
-    }
-
-    /**
-     * The JSON patch that renames version 0.1's field manager to this policy's on an object it alone wrote, so
-     * that this policy's next apply owns those fields and drops the old keys; null when there is nothing to hand
-     * over, or when this policy's manager has its own entry already (then the old one is released instead).
-     * Each rename is guarded by a test of the entry it renames, so a stale cache makes the patch fail, not misfire.
-     */
-    String handOverPatch(List<ManagedFieldsEntry> entries) {
-        if (entries == null || entries.stream().anyMatch(e -> fieldManager().equals(e.getManager()))) {
-            return null;
-        }
-        List<String> ops = new ArrayList<>();
-        for (int i = 0; i < entries.size(); i++) {
-            ManagedFieldsEntry e = entries.get(i);
-            if (LEGACY_MANAGER.equals(e.getManager()) && "Apply".equals(e.getOperation())) {
-                String path = "/metadata/managedFields/" + i + "/manager";
-                ops.add("{\"op\":\"test\",\"path\":\"" + path + "\",\"value\":\"" + LEGACY_MANAGER + "\"}");
-                ops.add("{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":\"" + fieldManager() + "\"}");
-            }
-        }
-        return ops.isEmpty() ? null : "[" + String.join(",", ops) + "]";
-    }
-
-    static boolean legacyManaged(HasMetadata object) {
-        var entries = object.getMetadata().getManagedFields();
-        return entries != null && entries.stream()
-                .anyMatch(e -> LEGACY_MANAGER.equals(e.getManager()) && "Apply".equals(e.getOperation()));
     }
 
     /** Cut to {@code max} characters with a hash of the whole, ending in a letter or digit as names must. */

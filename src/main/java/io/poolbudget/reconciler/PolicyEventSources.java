@@ -76,7 +76,7 @@ final class PolicyEventSources {
                 .list(r.getMetadata().getName(), p -> SharedBudgets.ref(p) != null)
                 .map(ResourceID::fromResource).collect(Collectors.toSet());
         // A pod or ConfigMap concerns the policies whose keys it carries (Owner): its pool-size annotations, or the
-        // ConfigMap's (and version 0.1's pods') policy label.
+        // ConfigMap's policy label.
         SecondaryToPrimaryMapper<HasMetadata> sizedBy = r -> {
             List<String> keys = Owner.keysOn(r.getMetadata());
             return keys.isEmpty() ? Set.of() : policies.in(context.getPrimaryCache(), r.getMetadata().getNamespace())
@@ -101,15 +101,13 @@ final class PolicyEventSources {
             }
             return ids;
         };
-        // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster. Pods version 0.1
-        // labelled come from a second informer until they are gone.
+        // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster.
         var sizedPods = informer(context, Pod.class, podMapper, Owner.SIZED_LABEL);
         List<EventSource<?, PoolPolicy>> sources = new java.util.ArrayList<>(List.of(
                 informer(context, Deployment.class, workloadPolicies, null),
                 informer(context, StatefulSet.class, workloadPolicies, null),
                 informer(context, HorizontalPodAutoscaler.class, namespacePolicies, null),
                 sizedPods,
-                informer(context, Pod.class, sizedBy, Owner.POLICY_LABEL),
                 informer(context, ConfigMap.class, sizedBy, Owner.POLICY_LABEL),
                 // spec.database.observe: the database's own connection count, read on a timer
                 ObservationSource.create(context, client, reader)));

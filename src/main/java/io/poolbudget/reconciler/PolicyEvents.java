@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class PolicyEvents {
     private static final Logger LOG = Logger.getLogger(PolicyEvents.class);
-    /** The events' source component (and version 0.1's single field manager). */
+    /** The events' source component. */
     static final String COMPONENT = "poolbudget-operator";
     static final String APPLIED = "PoolSizeApplied";
     static final String RELEASED = "PoolSizeReleased";

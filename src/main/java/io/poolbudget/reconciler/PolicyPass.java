@@ -275,12 +275,6 @@ final class PolicyPass {
                     + ": " + d.reason();
             return s.outcome(applied, State.DryRun, what, null, false);
         }
-        var legacyConfigMap = view.legacyConfigMap(w, owner);
-        if (legacyConfigMap != null && s.state().rolledOut()
-                && Owner.annotation(view.template(w).getMetadata(), owner.sizeAnnotation()) != null) {
-            // version 0.1's ConfigMap: no pod refers to it once this policy's own has rolled out
-            writer.deleteConfigMap(w.namespace(), legacyConfigMap.getMetadata().getName());
-        }
         return switch (d.action()) {
             case NONE -> s.state().rolledOut() ? s.outcome(applied, State.Applied, d.reason(), null, false)
                     : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size " + size, false)
@@ -296,10 +290,7 @@ final class PolicyPass {
             case APPLY -> {
                 var injection = policy.getSpec().getInjection();
                 String problem = null;
-                if (view.legacyOwned(w, owner)) {
-                    problem = writer.handOver(view.object(w), owner); // after an upgrade from version 0.1
-                }
-                if (problem == null && injection.getMode() == InjectionMode.ConfigMap) {
+                if (injection.getMode() == InjectionMode.ConfigMap) {
                     problem = writer.apply(owner.fieldManager(), Injection.configMap(w.kind(), w.namespace(), w.name(),
                             owner, size));
                 }

@@ -216,16 +216,8 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
             if (t.getAppliedPoolSize() == null || "Conflict".equals(t.getState()) || workload.isEmpty()) {
                 continue;
             }
-            var w = workload.get();
-            var legacyConfigMap = view.legacyConfigMap(w, owner);
             String problem = writer.apply(owner.fieldManager(), Injection.release(kind, ns, t.getName()));
-            if (problem == null && view.legacyOwned(w, owner)) {
-                problem = writer.apply(Owner.LEGACY_MANAGER, Injection.release(kind, ns, t.getName())); // from 0.1
-            }
             writer.deleteConfigMap(ns, owner.configMapName(kind, t.getName()));
-            if (legacyConfigMap != null) {
-                writer.deleteConfigMap(ns, legacyConfigMap.getMetadata().getName());
-            }
             events.normal(policy, PolicyEvents.RELEASED, t.getKind() + "/" + t.getName()
                     + (problem == null ? ": the operator's pool size settings were removed" : ": " + problem));
         }

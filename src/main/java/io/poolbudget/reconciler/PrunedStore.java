@@ -25,12 +25,9 @@ import java.util.function.UnaryOperator;
  * the operator reads of each cached object. Every Deployment, StatefulSet and HPA of the watched namespaces is
  * cached, so what is dropped here is dropped once per object in the cluster:
  * <ul>
- *   <li>managedFields, unless version 0.1's manager has an entry: then only the {@code fieldsV1} and {@code time}
- *       of each entry go (the field sets are the largest part of most objects), and the entries stay, in place,
- *       because the upgrade from version 0.1 reads their managers and operations by index;</li>
+ *   <li>managedFields (the field sets are the largest part of most objects; nothing reads them);</li>
  *   <li>the message and last update time of a Deployment's or StatefulSet's conditions (their type, status, reason
  *       and transition time stay): unique to each object, and never read;</li>
- *   <li>a pod's or Event's managedFields altogether (nothing reads them);</li>
  *   <li>of a workload's pod template and a pod's spec, all but what {@link PodSpecs} keeps (container names, env,
  *       preStop, probe delays), and a StatefulSet's volume claim templates;</li>
  *   <li>kubectl's {@code last-applied-configuration} annotation (a second copy of the whole object);</li>
@@ -232,18 +229,7 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
         if (meta == null) {
             return obj;
         }
-        if (obj instanceof Pod || obj instanceof Event) {
-            meta.setManagedFields(null);
-        } else if (meta.getManagedFields() != null) {
-            if (meta.getManagedFields().stream().noneMatch(e -> Owner.LEGACY_MANAGER.equals(e.getManager()))) {
-                meta.setManagedFields(null);   // the only entries anything reads are version 0.1's
-            } else {
-                for (ManagedFieldsEntry e : meta.getManagedFields()) {
-                    e.setFieldsV1(null);
-                    e.setTime(null);
-                }
-            }
-        }
+        meta.setManagedFields(null);
         if (obj instanceof Deployment d) {
             if (d.getSpec() != null) {
                 PodSpecs.keepReadPart(d.getSpec().getTemplate());

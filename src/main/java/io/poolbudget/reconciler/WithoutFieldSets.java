@@ -9,8 +9,7 @@ import jakarta.inject.Singleton;
 /**
  * The operator's client reads every object without the field sets of its managedFields ({@code fieldsV1}): Jackson
  * skips them in the response instead of building them and {@link PrunedStore} dropping them afterwards. Nothing
- * reads them: of the entries only the manager and operation are read (the upgrade from version 0.1, {@link Owner}),
- * and every write is a partial object or a patch of the operator's own, never a read object sent back.
+ * reads them (the stores drop the entries altogether, {@link PrunedStore}), and every write is a partial object or a patch of the operator's own, never a read object sent back.
  * <p>
  * The field sets are the largest part of most objects, a tree of nested maps with an entry for every field each
  * manager set; a start-up lists every Deployment, StatefulSet and HPA of the watched namespaces (50,000 objects in

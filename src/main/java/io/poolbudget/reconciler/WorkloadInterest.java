@@ -49,7 +49,7 @@ final class WorkloadInterest {
     /**
      * Whether a change of this workload (of the policy's namespace) concerns the policy: the policy reads it (names
      * it, selects it, or lists it in its status, as one it claimed before a relabel or a deletion), or its pod
-     * template carries the policy's size (or version 0.1's label for it). Nothing else a pass reads depends on the
+     * template carries the policy's size. Nothing else a pass reads depends on the
      * workload.
      */
     static boolean concerns(PoolPolicy policy, HasMetadata workload) {

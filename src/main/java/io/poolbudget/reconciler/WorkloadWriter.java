@@ -13,13 +13,6 @@ interface WorkloadWriter {
     /** Applies a partial object; returns null, or the reason another field manager blocks it. */
     String apply(String fieldManager, HasMetadata partial);
 
-    /**
-     * After an upgrade from version 0.1 (one field manager for every policy): makes {@code owner}'s manager the
-     * owner of what version 0.1 wrote into this object for it, so that its next apply replaces those fields
-     * instead of conflicting with them. Returns null, or the problem (as {@link #apply}).
-     */
-    String handOver(HasMetadata cached, Owner owner);
-
     void deleteConfigMap(String namespace, String name);
 
     /**
@@ -43,11 +36,6 @@ interface WorkloadWriter {
             }
 
             @Override
-            public String handOver(HasMetadata cached, Owner owner) {
-                return inner.handOver(cached, owner);
-            }
-
-            @Override
             public void deleteConfigMap(String namespace, String name) {
                 inner.deleteConfigMap(namespace, name);
             }
@@ -64,26 +52,6 @@ interface WorkloadWriter {
                     return null;
                 } catch (KubernetesClientException e) {
                     return problem(partial, e);
-                }
-            }
-
-            @Override
-            public String handOver(HasMetadata cached, Owner owner) {
-                String patch = owner.handOverPatch(cached.getMetadata().getManagedFields());
-                if (patch == null) {
-                    // this policy's manager has its own entry already (version 0.1 wrote again, during the
-                    // upgrade's overlap): version 0.1 gives up its fields; those both own stay
-                    return apply(Owner.LEGACY_MANAGER, Injection.release(Injection.kindOf(cached),
-                            cached.getMetadata().getNamespace(), cached.getMetadata().getName()));
-                }
-                try {
-                    client.resource(cached).patch(PatchContext.of(PatchType.JSON), patch);
-                    return null;
-                } catch (KubernetesClientException e) {
-                    if (e.getCode() == 409 || e.getCode() == 422) {
-                        throw e; // the cache was stale (a guard failed): the retried pass reads it again
-                    }
-                    return problem(cached, e);
                 }
             }
 

@@ -123,29 +123,6 @@ class PolicyScopeIT extends OperatorTestBase {
     }
 
     @Test
-    void aWorkloadVersion01SizedIsHandedOverToItsPolicysOwnFieldManager() {
-        create(deployment("web", 2, Map.of()));
-        // what version 0.1 wrote for policy db: one field manager, one label, one annotation
-        client.resource(new DeploymentBuilder().withNewMetadata().withName("web").withNamespace(ns).endMetadata()
-                .withNewSpec().withNewTemplate().withNewMetadata().addToLabels("poolbudget.io/policy", "db")
-                .addToAnnotations("poolbudget.io/pool-size", "6").endMetadata().withNewSpec().addNewContainer()
-                .withName("app").addNewEnv().withName(MAX).withValue("6").endEnv().addNewEnv().withName(MIN).withValue("6")
-                .endEnv().endContainer().endSpec().endTemplate().endSpec().build())
-                .fieldManager("poolbudget-operator").serverSideApply();
-        awaitRolledOut("web");
-        applyPolicy(WEB_POLICY.formatted(8));
-        awaitPolicy("db", targetState("web", "Applied", 4)); // 6 -> 4, a shrink: at once
-        var web = deployment("web");
-        assertThat(web.getMetadata().getManagedFields()).extracting(f -> f.getManager())
-                .contains("poolbudget/db").doesNotContain("poolbudget-operator");
-        assertThat(web.getSpec().getTemplate().getMetadata().getLabels()).doesNotContainKey("poolbudget.io/policy")
-                .containsEntry("poolbudget.io/sized", "true");
-        assertThat(web.getSpec().getTemplate().getMetadata().getAnnotations()).doesNotContainKey("poolbudget.io/pool-size")
-                .containsEntry("pool-size.poolbudget.io/db", "4");
-        assertThat(templateEnv("web", MAX)).isEqualTo("4");
-    }
-
-    @Test
     void aDryRunComputesAndReportsButTouchesNothing() throws InterruptedException {
         create(deployment("web", 2, Map.of()));
         awaitRolledOut("web");

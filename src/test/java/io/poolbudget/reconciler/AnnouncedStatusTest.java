@@ -48,10 +48,6 @@ class AnnouncedStatusTest {
             return conflict;
         }
 
-        @Override
-        public String handOver(HasMetadata cached, Owner owner) {
-            return null;
-        }
 
         @Override
         public void deleteConfigMap(String namespace, String name) {

@@ -36,34 +36,4 @@ class OwnerTest {
         assertThat(Owner.keysOn(new ObjectMetaBuilder().withAnnotations(Map.of(owner.sizeAnnotation(), "3")).build()))
                 .containsExactly(owner.key());
     }
-
-    @Test
-    void version01sEntriesAreRenamedEachGuardedByATest() {
-        var owner = new Owner("db");
-        String patch = owner.handOverPatch(List.of(entry("kube-controller-manager", "Update"),
-                entry("poolbudget-operator", "Apply"), entry("kubectl", "Apply")));
-        assertThat(patch).isEqualTo("[{\"op\":\"test\",\"path\":\"/metadata/managedFields/1/manager\",\"value\":"
-                + "\"poolbudget-operator\"},{\"op\":\"replace\",\"path\":\"/metadata/managedFields/1/manager\",\"value\":"
-                + "\"poolbudget/db\"}]");
-    }
-
-    @Test
-    void nothingIsRenamedWithoutAVersion01EntryOrWhenThePolicyHasItsOwnAlready() {
-        var owner = new Owner("db");
-        assertThat(owner.handOverPatch(List.of(entry("kubectl", "Apply")))).isNull();
-        assertThat(owner.handOverPatch(List.of(entry("poolbudget-operator", "Update")))).isNull();
-        assertThat(owner.handOverPatch(List.of(entry("poolbudget-operator", "Apply"), entry("poolbudget/db", "Apply"))))
-                .isNull();
-    }
-
-    @Test
-    void version01sLabelMakesTheTemplateThatPolicysOnly() {
-        var meta = new ObjectMetaBuilder().withLabels(Map.of(Owner.POLICY_LABEL, "db"))
-                .withAnnotations(Map.of(Owner.LEGACY_SIZE_ANNOTATION, "5")).build();
-        assertThat(new Owner("db").legacy(meta)).isTrue();
-        assertThat(new Owner("db").sized(meta)).isTrue();
-        assertThat(new Owner("other").sized(meta)).isFalse();
-        assertThat(Injection.heldSize(new Owner("db"), null, meta, null, List.of())).isEqualTo(5);
-        assertThat(Injection.heldSize(new Owner("other"), null, meta, null, List.of())).isNull();
-    }
 }

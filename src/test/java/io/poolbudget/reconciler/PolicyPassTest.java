@@ -32,11 +32,6 @@ class PolicyPassTest {
             return conflict;
         }
 
-        @Override
-        public String handOver(HasMetadata cached, Owner owner) {
-            log.add("hand over " + cached.getMetadata().getName() + " to " + owner.fieldManager());
-            return null;
-        }
 
         @Override
         public void deleteConfigMap(String namespace, String name) {
@@ -194,23 +189,6 @@ class PolicyPassTest {
         var result = run(policy("db", SPEC.replace("preset: hikari-env", "preset: hikari-env, containers: [app]")),
                 view(web), writer, other);
         assertThat(result.targets().get(0).state()).isEqualTo(State.Rolling);
-    }
-
-    @Test
-    void aWorkloadVersion01WroteIsHandedOverBeforeTheFirstWrite() {
-        Deployment web = web(6);
-        web.getSpec().getTemplate().getMetadata().setLabels(Map.of(Owner.POLICY_LABEL, "db"));
-        web.getMetadata().setManagedFields(List.of(new io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder()
-                .withManager(Owner.LEGACY_MANAGER).withOperation("Apply").build()));
-        var writer = new RecordingWriter();
-        var result = run(policy("db", SPEC), view(web), writer); // 6 -> 4: a shrink, written at once
-        assertThat(result.targets().get(0).state()).isEqualTo(State.Rolling);
-        assertThat(writer.log).containsExactly("hand over web to poolbudget/db", "apply Deployment/web as poolbudget/db");
-
-        var another = new RecordingWriter();
-        run(policy("other", SPEC), view(web), another);
-        assertThat(another.log).as("version 0.1 wrote it for db, not for other").containsExactly(
-                "apply Deployment/web as poolbudget/other");
     }
 
     @Test

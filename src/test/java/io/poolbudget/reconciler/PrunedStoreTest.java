@@ -21,20 +21,16 @@ class PrunedStoreTest {
     private static final FieldsV1 FIELDS = new FieldsV1();
 
     @Test
-    void aWorkloadKeepsItsManagersInPlaceButNotTheirFieldSetsNorKubectlsCopyOfItself() {
+    void aWorkloadKeepsNoManagedFieldsNorKubectlsCopyOfItself() {
         Deployment d = new DeploymentBuilder().withNewMetadata().withName("web").withNamespace("shop")
                 .withAnnotations(Map.of(PrunedStore.LAST_APPLIED, "{...the whole object...}", "team", "checkout"))
                 .addToManagedFields(new ManagedFieldsEntryBuilder().withManager("kubectl").withOperation("Apply")
-                        .withFieldsV1(FIELDS).build())
-                .addToManagedFields(new ManagedFieldsEntryBuilder().withManager(Owner.LEGACY_MANAGER).withOperation("Apply")
                         .withFieldsV1(FIELDS).build())
                 .endMetadata().withNewSpec().withReplicas(3).endSpec().build();
         var store = new PrunedStore<Deployment>();
         store.put(store.getKey(d), d);
         Deployment cached = store.get("shop/web");
-        assertThat(cached.getMetadata().getManagedFields()).extracting(e -> e.getManager() + " " + e.getOperation() + " "
-                + e.getFieldsV1()).containsExactly("kubectl Apply null", Owner.LEGACY_MANAGER + " Apply null");
-        assertThat(Owner.legacyManaged(cached)).as("the 0.1 handover still sees its manager").isTrue();
+        assertThat(cached.getMetadata().getManagedFields()).isNull();
         assertThat(cached.getMetadata().getAnnotations()).containsExactly(Map.entry("team", "checkout"));
         assertThat(cached.getSpec().getReplicas()).isEqualTo(3);
     }
@@ -55,7 +51,7 @@ class PrunedStoreTest {
     }
 
     @Test
-    void aWorkloadVersion01NeverWroteKeepsNoManagedFieldsNorConditionMessages() {
+    void aWorkloadKeepsNoConditionMessages() {
         Deployment d = new DeploymentBuilder().withNewMetadata().withName("web").withNamespace("shop")
                 .addToManagedFields(new ManagedFieldsEntryBuilder().withManager("kubectl").withOperation("Apply")
                         .withFieldsV1(FIELDS).build()).endMetadata()
@@ -67,7 +63,6 @@ class PrunedStoreTest {
         store.put(store.getKey(d), d);
         Deployment cached = store.get("shop/web");
         assertThat(cached.getMetadata().getManagedFields()).isNull();
-        assertThat(Owner.legacyManaged(cached)).isFalse();
         var c = cached.getStatus().getConditions().get(0);
         assertThat(c.getType() + " " + c.getStatus() + " " + c.getReason() + " " + c.getLastTransitionTime())
                 .isEqualTo("Progressing False ProgressDeadlineExceeded 2026-11-23T10:00:00Z");

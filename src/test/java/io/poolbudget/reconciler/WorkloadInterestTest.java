@@ -59,11 +59,6 @@ class WorkloadInterestTest {
                 .withAnnotations(Map.of(Owner.of(claimed).sizeAnnotation(), "4")).build());
         assertThat(WorkloadInterest.concerns(policy(bySelector(Map.of("db", "billing"))), sizedFor))
                 .as("its pod template carries the policy's size").isTrue();
-        var legacy = deployment("api", Map.of());
-        legacy.getSpec().getTemplate().setMetadata(new ObjectMetaBuilder()
-                .withLabels(Map.of(Owner.POLICY_LABEL, "db")).build());
-        assertThat(WorkloadInterest.concerns(policy(byName(WorkloadKind.Deployment, "web")), legacy))
-                .as("version 0.1 sized it for the policy").isTrue();
     }
 
     @Test
