@@ -1,12 +1,14 @@
 package io.poolbudget.web;
 
+import io.poolbudget.config.LeaderElection;
+
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import io.poolbudget.reconciler.PrunedStore;
-import io.poolbudget.reconciler.SharedCaches;
-import io.poolbudget.reconciler.WatchedNamespaces;
+import io.poolbudget.cache.PrunedStore;
+import io.poolbudget.cache.SharedCaches;
+import io.poolbudget.config.WatchedNamespaces;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;

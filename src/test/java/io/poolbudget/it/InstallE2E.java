@@ -1,5 +1,7 @@
 package io.poolbudget.it;
 
+import io.poolbudget.cache.WorkloadInterest;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.poolbudget.install.ChartTools;
-import io.poolbudget.reconciler.LeaderElection;
+import io.poolbudget.config.LeaderElection;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

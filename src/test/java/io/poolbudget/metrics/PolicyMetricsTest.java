@@ -9,7 +9,7 @@ import io.poolbudget.api.v1alpha1.BudgetStatus;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.api.v1alpha1.TargetStatus;
 import io.poolbudget.metrics.PolicyMetrics.WriteOutcome;
-import io.poolbudget.reconciler.Conditions;
+import io.poolbudget.status.Conditions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -1,5 +1,7 @@
 package io.poolbudget.api.v1alpha1;
 
+import io.poolbudget.status.StatusAggregator;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -7,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Observed state. Built whole by {@code io.poolbudget.reconciler.StatusAggregator}; compared as JSON. */
+/** Observed state. Built whole by {@code io.poolbudget.status.StatusAggregator}; compared as JSON. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PoolPolicyStatus {
 

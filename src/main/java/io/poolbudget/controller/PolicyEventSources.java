@@ -1,0 +1,220 @@
+package io.poolbudget.controller;
+
+import io.poolbudget.cache.InformerCaches;
+import io.poolbudget.cache.NamespacePolicies;
+import io.poolbudget.cache.PrunedStore;
+import io.poolbudget.cache.SharedCaches;
+import io.poolbudget.cache.WorkloadInterest;
+import io.poolbudget.decide.Claims;
+import io.poolbudget.decide.Owner;
+import io.poolbudget.observe.ObservationSource;
+import io.poolbudget.planning.BudgetHoldings;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.PrimaryToSecondaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
+import io.poolbudget.api.v1alpha1.DatabaseBudget;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.observe.PostgresReader;
+import io.poolbudget.planning.SharedBudgets;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What a PoolPolicy's pass reads and what wakes it: the informers on workloads, HPAs, sized pods, their ConfigMaps,
+ * DatabaseBudgets and namespaces, each with the mapper from its events to the policies they concern, the stores that
+ * keep only what sizing reads ({@link PrunedStore}), what wakes a policy's neighbours ({@link #neighbours}), and the
+ * database observation. The policies, namespaces and sized pods cached here are the DatabaseBudget controller's too
+ * ({@link SharedCaches}).
+ */
+public final class PolicyEventSources {
+    private final NamespacePolicies policies;
+    private final boolean sharedBudgets;
+    private final KubernetesClient client;
+    private final PostgresReader reader;
+    private final SharedCaches caches;
+
+    PolicyEventSources(NamespacePolicies policies, boolean sharedBudgets, KubernetesClient client, PostgresReader reader,
+                       SharedCaches caches) {
+        this.policies = policies;
+        this.sharedBudgets = sharedBudgets;
+        this.client = client;
+        this.reader = reader;
+        this.caches = caches;
+    }
+
+    public List<EventSource<?, PoolPolicy>> create(EventSourceContext<PoolPolicy> context) {
+        // An HPA change may concern any policy of its namespace (the workload it scales is read by name); policies
+        // per namespace are few.
+        SecondaryToPrimaryMapper<HasMetadata> namespacePolicies = r -> policies.in(context.getPrimaryCache(),
+                r.getMetadata().getNamespace()).map(ResourceID::fromResource).collect(Collectors.toSet());
+        // A workload change concerns only the policies of its namespace that read it or sized it (WorkloadInterest),
+        // not the others: with 40,000 Deployments no policy reads beside 1,000 policies, a restart's events went from
+        // 51,000 to 11,000, and a rollout of a workload no policy reads no longer runs a pass of its namespace's.
+        SecondaryToPrimaryMapper<HasMetadata> workloadPolicies = r -> policies.in(context.getPrimaryCache(),
+                r.getMetadata().getNamespace()).filter(p -> WorkloadInterest.concerns(p, r))
+                .map(ResourceID::fromResource).collect(Collectors.toSet());
+        // A policy of a shared budget concerns every other policy of that budget, in any namespace (shares and
+        // shrink-first ordering span them); a DatabaseBudget its policies; a namespace's labels its policies' admission.
+        java.util.function.Function<String, Set<ResourceID>> drawingOn = budget -> policies.drawingOn(
+                context.getPrimaryCache(), budget).map(ResourceID::fromResource).collect(Collectors.toSet());
+        SecondaryToPrimaryMapper<HasMetadata> budgetPolicies = r -> drawingOn.apply(r.getMetadata().getName());
+        SecondaryToPrimaryMapper<HasMetadata> policiesAndPeers = r -> {
+            Set<ResourceID> ids = new java.util.HashSet<>(namespacePolicies.toPrimaryResourceIDs(r));
+            String ref = r instanceof PoolPolicy p ? SharedBudgets.ref(p) : null;
+            if (ref != null) {
+                ids.addAll(drawingOn.apply(ref));
+            }
+            return ids;
+        };
+        SecondaryToPrimaryMapper<HasMetadata> referencingPolicies = r -> context.getPrimaryCache()
+                .list(r.getMetadata().getName(), p -> SharedBudgets.ref(p) != null)
+                .map(ResourceID::fromResource).collect(Collectors.toSet());
+        // A pod or ConfigMap concerns the policies whose keys it carries (Owner): its pool-size annotations, or the
+        // ConfigMap's policy label.
+        SecondaryToPrimaryMapper<HasMetadata> sizedBy = r -> {
+            List<String> keys = Owner.keysOn(r.getMetadata());
+            return keys.isEmpty() ? Set.of() : policies.in(context.getPrimaryCache(), r.getMetadata().getNamespace())
+                    .filter(p -> keys.contains(Owner.of(p).key()) || keys.contains(p.getMetadata().getName()))
+                    .map(ResourceID::fromResource).collect(Collectors.toSet());
+        };
+        // A pod that holds a shared budget's connections from outside its admitted policies concerns every policy of
+        // that budget: what it holds is reserved, and a raise waits while it shuts down.
+        SecondaryToPrimaryMapper<HasMetadata> podMapper = !sharedBudgets ? sizedBy : r -> {
+            Set<ResourceID> ids = sizedBy.toPrimaryResourceIDs(r);
+            if (r instanceof Pod pod) {
+                for (String budget : BudgetHoldings.budgetsOn(pod)) {
+                    boolean admittedOwner = policies.in(context.getPrimaryCache(), pod.getMetadata().getNamespace())
+                            .anyMatch(p -> budget.equals(pod.getMetadata().getAnnotations()
+                                    .get(Owner.of(p).budgetAnnotation())) && budget.equals(SharedBudgets.ref(p))
+                                    && p.getStatus() != null && p.getStatus().getBudget() != null);
+                    if (!admittedOwner) {
+                        ids = new java.util.HashSet<>(ids);
+                        ids.addAll(drawingOn.apply(budget));
+                    }
+                }
+            }
+            return ids;
+        };
+        // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster.
+        var sizedPods = informer(context, Pod.class, podMapper, Owner.SIZED_LABEL);
+        List<EventSource<?, PoolPolicy>> sources = new java.util.ArrayList<>(List.of(
+                informer(context, Deployment.class, workloadPolicies, null),
+                informer(context, StatefulSet.class, workloadPolicies, null),
+                informer(context, HorizontalPodAutoscaler.class, namespacePolicies, null),
+                sizedPods,
+                informer(context, ConfigMap.class, sizedBy, Owner.POLICY_LABEL),
+                // spec.database.observe: the database's own connection count, read on a timer
+                ObservationSource.create(context, client, reader)));
+        // Claims span policies: when one appears, changes or goes, its neighbours must look again (a conflict appears
+        // or clears for both), and a shared budget's shares and raise blockers span its policies' statuses.
+        sources.add(neighbours(context, policiesAndPeers));
+        if (sharedBudgets) {
+            sources.add(clusterInformer(context, DatabaseBudget.class, budgetPolicies));
+            var namespaces = clusterInformer(context, Namespace.class, referencingPolicies);
+            sources.add(namespaces);
+            if (caches.active()) {
+                share(context, namespaces, sizedPods);
+            }
+        }
+        return sources;
+    }
+
+    /** The caches the DatabaseBudget controller reads too ({@link SharedCaches}). */
+    private void share(EventSourceContext<PoolPolicy> context, InformerEventSource<Namespace, PoolPolicy> namespaces,
+                       InformerEventSource<Pod, PoolPolicy> sizedPods) {
+        // the controller's own informer (JOSDK's ControllerEventSource) must be synced too before a budget is written
+        if (!(context.getPrimaryCache() instanceof ManagedInformerEventSource<?, ?, ?> own)) {
+            throw new IllegalStateException("PoolPolicy's cache (" + context.getPrimaryCache().getClass().getName()
+                    + ") tells no informer health: the DatabaseBudget controller could not tell when it has listed."
+                    + " This operator needs the java-operator-sdk version it was built with.");
+        }
+        caches.attach(() -> context.getPrimaryCache().list().toList(), () -> namespaces.list().toList(),
+                () -> sizedPods.list().toList(),
+                List.of(SharedCaches.health(namespaces), SharedCaches.health(sizedPods), SharedCaches.health(own)));
+    }
+
+    /**
+     * What wakes a policy's neighbours when it appears, changes (spec or status) or goes. Where the controller's cache
+     * is ours, the cache itself tells ({@link NamespacePolicies#onChange}): a second informer on the policies would
+     * receive, decrypt and parse every status write of every policy again (about 5 KB each, two per scale event),
+     * which at 1,000 policies was a large share of the operator's CPU while workloads scaled. Neighbours are told
+     * only once the controller's cache holds the change, so what they read of it is current. Elsewhere (one
+     * informer per watched namespace) that informer stays.
+     */
+    private EventSource<?, PoolPolicy> neighbours(EventSourceContext<PoolPolicy> context,
+                                                  SecondaryToPrimaryMapper<HasMetadata> policiesAndPeers) {
+        if (!policies.owned()) {
+            return informer(context, PoolPolicy.class, policiesAndPeers, null);
+        }
+        var source = new SimpleInboundEventSource<PoolPolicy>("poolpolicy-neighbours");
+        policies.onChange((was, now) -> {
+            PrunedStore.concerning(was, now, policiesAndPeers::toPrimaryResourceIDs).forEach(source::propagateEvent);
+            caches.changed();
+        });
+        return source;
+    }
+
+    /**
+     * Workloads, HPAs, policies, DatabaseBudgets and namespaces are read from their caches directly
+     * ({@link InformerCaches#cached}), never as JOSDK's secondary resources of a policy: this mapper (JOSDK asks
+     * none of them for secondary resources) keeps JOSDK from indexing them by policy. That index held an entry
+     * for every workload under each policy of its namespace (50,000 entries after a restart at 50,000
+     * Deployments), and for every policy under each policy sharing its budget, which grows with the square of
+     * the policies on one budget.
+     */
+    private static final PrimaryToSecondaryMapper<PoolPolicy> READ_BY_NAMESPACE = policy -> Set.of();
+
+    /** An informer on a cluster-scoped resource (whatever namespaces the controller watches). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private <R extends HasMetadata> InformerEventSource<R, PoolPolicy> clusterInformer(
+            EventSourceContext<PoolPolicy> context, Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper) {
+        return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, PoolPolicy.class)
+                .withName(type.getSimpleName().toLowerCase()).withItemStore(type != Namespace.class ? new PrunedStore<>()
+                        : (PrunedStore) new PrunedStore<Namespace>().notifying((was, now) -> caches.changed()))
+                .withInformerListLimit(PrunedStore.LIST_LIMIT).withPrimaryToSecondaryMapper(READ_BY_NAMESPACE)
+                .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper).build(), context);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private <R extends HasMetadata> InformerEventSource<R, PoolPolicy> informer(EventSourceContext<PoolPolicy> context,
+            Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper, String labelSelector) {
+        var config = InformerEventSourceConfiguration.from(type, PoolPolicy.class)
+                .withName(type.getSimpleName().toLowerCase() + (labelSelector == null ? "" : "-" + labelSelector)
+                        .replaceAll("[^a-z0-9-]", "-"))
+                .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper)
+                .withNamespacesInheritedFromController().withInformerListLimit(PrunedStore.LIST_LIMIT);
+        if (type != Pod.class && type != ConfigMap.class) {
+            config.withPrimaryToSecondaryMapper(READ_BY_NAMESPACE);
+        }
+        if (labelSelector != null) {
+            config.withLabelSelector(labelSelector);
+        }
+        // JOSDK gives one store to the informer of every watched namespace, and each informer's relist would drop
+        // the others' objects from a shared one: prune only where one informer watches every namespace
+        if (context.getControllerConfiguration().getInformerConfig().watchAllNamespaces()) {
+            config.withItemStore(type == Deployment.class || type == StatefulSet.class
+                    // the controller's cache is synced before JOSDK starts this informer
+                    ? PrunedStore.workloads(ns -> policies.in(context.getPrimaryCache(), ns).toList())
+                    : type == Pod.class && Owner.SIZED_LABEL.equals(labelSelector)
+                    ? (PrunedStore) new PrunedStore<Pod>().notifying(caches::podChanged)
+                    : new PrunedStore<>());
+        }
+        return new InformerEventSource<>(config.build(), context);
+    }
+}

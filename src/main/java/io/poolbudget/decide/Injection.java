@@ -1,0 +1,257 @@
+package io.poolbudget.decide;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.poolbudget.api.v1alpha1.InjectionMode;
+import io.poolbudget.api.v1alpha1.InjectionSpec;
+import io.poolbudget.api.v1alpha1.Preset;
+import io.poolbudget.api.v1alpha1.WorkloadKind;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What one policy writes into a workload, as partial objects for server-side apply: only the
+ * fields it owns (its env entries, the shared marker label, its pool-size annotation and in ConfigMap
+ * mode its config hash), never replicas or other variables. The names are the policy's own
+ * ({@link Owner}), so two policies writing different variables coexist. The pool-size annotation is
+ * on the pod template in both modes, so every pod says which pool size it was started with. Pure:
+ * builds and reads objects, talks to no API.
+ */
+public final class Injection {
+    public static final String MAX_KEY = "maxPoolSize";
+    public static final String MIN_KEY = "minIdle";
+
+    private Injection() {}
+
+    /** The variable names: a preset's, or the explicit ones ({@code minIdle} may be null). */
+    public record EnvNames(String maxPoolSize, String minIdle) {
+        public static EnvNames of(InjectionSpec spec) {
+            return spec.getPreset() != null ? new EnvNames(spec.getPreset().maxPoolSizeEnv(), spec.getPreset().minIdleEnv())
+                    : new EnvNames(spec.getMaxPoolSizeEnv(), spec.getMinIdleEnv());
+        }
+
+        public List<String> all() { return minIdle == null ? List.of(maxPoolSize) : List.of(maxPoolSize, minIdle); }
+    }
+
+    /** The pool size a pod holds while the variable is absent: the spec's, else the preset's, else HikariCP's. */
+    public static int appDefault(InjectionSpec spec) {
+        if (spec != null && spec.getAppDefaultPoolSize() != null) {
+            return spec.getAppDefaultPoolSize();
+        }
+        return spec != null && spec.getPreset() != null ? spec.getPreset().defaultPoolSize() : Preset.HIKARI_DEFAULT;
+    }
+
+    /**
+     * The pool size a pod (or template) was started with: our annotation, else the variable's literal value in
+     * the first chosen container, else null (not known from the spec: the app's default, or a value the user
+     * sets through valueFrom).
+     */
+    public static Integer heldSize(Owner owner, InjectionSpec spec, ObjectMeta meta, PodSpec pod, List<String> containers) {
+        String annotated = Owner.annotation(meta, owner.sizeAnnotation());
+        if (annotated != null) {
+            return parse(annotated);
+        }
+        if (spec == null || pod == null || pod.getContainers() == null || pod.getContainers().isEmpty()) {
+            return null;
+        }
+        String container = containers.isEmpty() ? pod.getContainers().get(0).getName() : containers.get(0);
+        String value = envValue(pod, container, EnvNames.of(spec).maxPoolSize());
+        return value == null || value.startsWith("configmap:") ? null : parse(value);
+    }
+
+    /**
+     * A variable the operator would write that the workload already sets through valueFrom (a Secret, a field
+     * ref, another ConfigMap): server-side apply cannot turn that into our value, so it is a conflict to report.
+     * Null when there is none.
+     */
+    public static String foreignValueFrom(Owner owner, WorkloadKind kind, String workload, InjectionSpec spec, PodSpec pod,
+                                   List<String> containers) {
+        if (pod == null || pod.getContainers() == null) {
+            return null;
+        }
+        String ours = owner.configMapName(kind, workload);
+        for (Container c : pod.getContainers()) {
+            if (!containers.contains(c.getName()) || c.getEnv() == null) {
+                continue;
+            }
+            for (EnvVar e : c.getEnv()) {
+                if (e.getValueFrom() == null || !EnvNames.of(spec).all().contains(e.getName())) {
+                    continue;
+                }
+                var ref = e.getValueFrom().getConfigMapKeyRef();
+                boolean oursToo = spec.getMode() == InjectionMode.ConfigMap && ref != null && ours.equals(ref.getName());
+                if (!oursToo) {
+                    return "container '" + c.getName() + "' sets " + e.getName() + " through valueFrom, which the operator "
+                            + "cannot replace with its value: remove that valueFrom from your manifest (the operator then "
+                            + "sets the variable), or name other variables in spec.injection";
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The containers to write into; throws naming the missing one when a listed container does not exist. */
+    public static List<String> containers(InjectionSpec spec, PodSpec pod) {
+        List<String> present = pod == null ? List.of() : pod.getContainers().stream().map(Container::getName).toList();
+        if (spec.getContainers() == null || spec.getContainers().isEmpty()) {
+            return present;
+        }
+        for (String wanted : spec.getContainers()) {
+            if (!present.contains(wanted)) {
+                throw new IllegalArgumentException("spec.injection.containers names '" + wanted
+                        + "', which this workload does not have (it has " + present + ")");
+            }
+        }
+        return List.copyOf(spec.getContainers());
+    }
+
+    /** The pool size the pod template carries now: null when any chosen container lacks it. */
+    public static Integer appliedSize(Owner owner, InjectionSpec spec, PodTemplateSpec template, List<String> containers,
+                               ConfigMap cm) {
+        if (spec.getMode() == InjectionMode.ConfigMap) {
+            String value = cm == null || cm.getData() == null ? null : cm.getData().get(MAX_KEY);
+            return value == null || revision(owner, spec, template, containers) == null ? null : parse(value);
+        }
+        Integer max = null;
+        for (String c : containers) {
+            Integer v = parse(envValue(template.getSpec(), c, EnvNames.of(spec).maxPoolSize()));
+            if (v == null) {
+                return null;
+            }
+            max = max == null ? v : Math.max(max, v);
+        }
+        return max;
+    }
+
+    /**
+     * What tells revisions apart for pool sizing: the size variable of the first chosen container
+     * (Env) or the config-hash annotation (ConfigMap). Pods whose value differs from the template's
+     * belong to an older revision and may hold a different pool.
+     */
+    public static String revision(Owner owner, InjectionSpec spec, PodTemplateSpec template, List<String> containers) {
+        if (spec.getMode() == InjectionMode.ConfigMap) {
+            return Owner.annotation(template.getMetadata(), owner.hashAnnotation());
+        }
+        return containers.isEmpty() ? null : envValue(template.getSpec(), containers.get(0), EnvNames.of(spec).maxPoolSize());
+    }
+
+    public static String podRevision(Owner owner, InjectionSpec spec, ObjectMeta podMeta, PodSpec podSpec,
+                              List<String> containers) {
+        return revision(owner, spec, new PodTemplateSpec(podMeta, podSpec), containers);
+    }
+
+    /**
+     * The partial workload to apply: the env entries (literal, or referencing the ConfigMap), the label, the size and
+     * hash, and for a policy that draws on a DatabaseBudget ({@code budget} not null) that budget's name and the pools
+     * per pod, so that its pods count against it for as long as they live.
+     */
+    public static HasMetadata workloadPatch(WorkloadKind kind, String namespace, String name, Owner owner, InjectionSpec spec,
+                                     List<String> containers, int size, String budget, int poolsPerPod) {
+        EnvNames names = EnvNames.of(spec);
+        boolean viaConfigMap = spec.getMode() == InjectionMode.ConfigMap;
+        String cm = owner.configMapName(kind, name);
+        List<Container> patched = new ArrayList<>();
+        for (String c : containers) {
+            List<EnvVar> env = new ArrayList<>();
+            env.add(envVar(names.maxPoolSize(), MAX_KEY, size, viaConfigMap ? cm : null));
+            if (names.minIdle() != null) {
+                env.add(envVar(names.minIdle(), MIN_KEY, size, viaConfigMap ? cm : null));
+            }
+            patched.add(new ContainerBuilder().withName(c).withEnv(env).build());
+        }
+        var meta = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().addToLabels(Owner.SIZED_LABEL, "true")
+                .addToAnnotations(owner.sizeAnnotation(), Integer.toString(size));
+        if (viaConfigMap) {
+            meta.addToAnnotations(owner.hashAnnotation(), hash(configMapData(size).toString()).substring(0, 16));
+        }
+        if (budget != null) {
+            meta.addToAnnotations(owner.budgetAnnotation(), budget);
+            if (poolsPerPod > 1) {
+                meta.addToAnnotations(owner.poolsAnnotation(), Integer.toString(poolsPerPod));
+            }
+        }
+        PodTemplateSpec template = new PodTemplateSpecBuilder().withMetadata(meta.build())
+                .withNewSpec().withContainers(patched).endSpec().build();
+        return kind == WorkloadKind.Deployment
+                ? new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                        .withNewSpec().withTemplate(template).endSpec().build()
+                : new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                        .withNewSpec().withTemplate(template).endSpec().build();
+    }
+
+    /** Applying this (under the policy's field manager) gives up every field the policy owned in the workload. */
+    public static HasMetadata release(WorkloadKind kind, String namespace, String name) {
+        return kind == WorkloadKind.Deployment
+                ? new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build()
+                : new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build();
+    }
+
+    /** Deployment or StatefulSet (a cached object may lack its kind field). */
+    public static WorkloadKind kindOf(HasMetadata workload) {
+        return workload instanceof io.fabric8.kubernetes.api.model.apps.StatefulSet ? WorkloadKind.StatefulSet
+                : WorkloadKind.Deployment;
+    }
+
+    public static ConfigMap configMap(WorkloadKind kind, String namespace, String workload, Owner owner, int size) {
+        return new ConfigMapBuilder().withNewMetadata().withName(owner.configMapName(kind, workload)).withNamespace(namespace)
+                .addToLabels(Owner.SIZED_LABEL, "true").addToLabels(Owner.POLICY_LABEL, owner.key())
+                .addToLabels("app.kubernetes.io/managed-by", "poolbudget-operator")
+                .endMetadata().withData(configMapData(size)).build();
+    }
+
+    private static Map<String, String> configMapData(int size) {
+        return new java.util.TreeMap<>(Map.of(MAX_KEY, Integer.toString(size), MIN_KEY, Integer.toString(size)));
+    }
+
+    private static EnvVar envVar(String name, String key, int size, String configMap) {
+        var env = new EnvVarBuilder().withName(name);
+        return configMap == null ? env.withValue(Integer.toString(size)).build()
+                : env.withNewValueFrom().withNewConfigMapKeyRef(key, configMap, false).endValueFrom().build();
+    }
+
+    private static String envValue(PodSpec pod, String container, String variable) {
+        if (pod == null) {
+            return null;
+        }
+        return pod.getContainers().stream().filter(c -> Objects.equals(c.getName(), container)).findFirst()
+                .flatMap(c -> c.getEnv() == null ? java.util.Optional.empty()
+                        : c.getEnv().stream().filter(e -> variable.equals(e.getName())).findFirst())
+                .map(e -> e.getValue() != null ? e.getValue()
+                        : e.getValueFrom() != null && e.getValueFrom().getConfigMapKeyRef() != null
+                                ? "configmap:" + e.getValueFrom().getConfigMapKeyRef().getName() : null)
+                .orElse(null);
+    }
+
+    private static Integer parse(String value) {
+        try {
+            return value == null ? null : Integer.valueOf(value.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    public static String hash(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}

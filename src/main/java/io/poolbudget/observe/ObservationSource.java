@@ -1,0 +1,94 @@
+package io.poolbudget.observe;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingConfigurationBuilder;
+import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingEventSource;
+import io.poolbudget.api.v1alpha1.ObserveSpec;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.observe.Observation;
+import io.poolbudget.observe.PostgresReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads each observing policy's database on its own timer, outside the reconcile: the Secret by a GET
+ * (the only Secret access the operator has, and only with spec.database.observe), then
+ * pg_stat_activity. JOSDK caches the latest {@link Observation} per policy and triggers a reconcile
+ * only when it differs from the one before; reconcile reads it from that cache.
+ */
+public final class ObservationSource {
+    public static final String JDBC_URL = "jdbcUrl";
+    public static final String USERNAME = "username";
+    public static final String PASSWORD = "password";
+
+    private ObservationSource() {}
+
+    public static PerResourcePollingEventSource<Observation, PoolPolicy, String> create(EventSourceContext<PoolPolicy> context,
+            KubernetesClient client, PostgresReader reader) {
+        PerResourcePollingEventSource.ResourceFetcher<Observation, PoolPolicy> fetcher = new PerResourcePollingEventSource.ResourceFetcher<>() {
+            @Override
+            public Set<Observation> fetchResources(PoolPolicy policy) {
+                ObserveSpec spec = spec(policy);
+                return spec == null ? Set.of() : Set.of(read(client, reader, policy, spec));
+            }
+
+            @Override
+            public Optional<Duration> fetchDelay(Set<Observation> last, PoolPolicy policy) {
+                ObserveSpec spec = spec(policy);
+                return Optional.of(Duration.ofSeconds(spec == null || spec.getIntervalSeconds() == null ? 30
+                        : spec.getIntervalSeconds()));
+            }
+        };
+        var config = new PerResourcePollingConfigurationBuilder<Observation, PoolPolicy, String>(fetcher, Duration.ofSeconds(30))
+                .withName("observations").withRegisterPredicate(p -> spec(p) != null)
+                .withResourceIDMapper(o -> "observation").build();
+        return new PerResourcePollingEventSource<>(Observation.class, context, config);
+    }
+
+    public static ObserveSpec spec(PoolPolicy p) {
+        return p.getSpec() == null || p.getSpec().getDatabase() == null ? null : p.getSpec().getDatabase().getObserve();
+    }
+
+    public static String key(PoolPolicy p) {
+        return p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+    }
+
+    private static Observation read(KubernetesClient client, PostgresReader reader, PoolPolicy policy, ObserveSpec spec) {
+        String ns = policy.getMetadata().getNamespace();
+        Secret secret;
+        try {
+            secret = client.secrets().inNamespace(ns).withName(spec.getSecretName()).get();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 403) {
+                return Observation.failed("SecretForbidden", "the operator may not read it: list it in the chart's "
+                        + "observe.secretNames (it grants get on those names only)");
+            }
+            return Observation.failed("SecretUnreadable", "the API server answered " + e.getCode() + " when reading it");
+        }
+        if (secret == null) {
+            return Observation.failed("SecretNotFound", "no such Secret in namespace " + ns + ": create it with the keys "
+                    + JDBC_URL + ", " + USERNAME + " and " + PASSWORD);
+        }
+        String url = value(secret, JDBC_URL);
+        String user = value(secret, USERNAME);
+        String password = value(secret, PASSWORD);
+        if (url == null || user == null || password == null || !url.startsWith("jdbc:postgresql:")) {
+            return Observation.failed("SecretInvalid", "it needs the keys " + JDBC_URL + " (jdbc:postgresql://host:port/db), "
+                    + USERNAME + " and " + PASSWORD);
+        }
+        return reader.read(key(policy), new PostgresReader.Credentials(url, user, password), spec.getGroupBy());
+    }
+
+    private static String value(Secret s, String key) {
+        if (s.getData() != null && s.getData().get(key) != null) {
+            return new String(Base64.getDecoder().decode(s.getData().get(key)), StandardCharsets.UTF_8).trim();
+        }
+        return s.getStringData() == null ? null : s.getStringData().get(key);
+    }
+}

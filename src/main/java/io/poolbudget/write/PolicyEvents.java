@@ -1,0 +1,166 @@
+package io.poolbudget.write;
+
+import io.poolbudget.decide.PolicyPass;
+import io.poolbudget.status.Conditions;
+import io.poolbudget.status.StatusAggregator;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.jboss.logging.Logger;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Kubernetes Events on a PoolPolicy: one for every size the operator wrote, and one for every
+ * problem when it appears or changes (not on every pass, so a standing problem does not spam).
+ */
+public final class PolicyEvents {
+    private static final Logger LOG = Logger.getLogger(PolicyEvents.class);
+    /** The events' source component. */
+    public static final String COMPONENT = "poolbudget-operator";
+    public static final String APPLIED = "PoolSizeApplied";
+    public static final String RELEASED = "PoolSizeReleased";
+    public static final String LIVE_WITHIN_BUDGET = "LiveWithinBudget";
+    /** More writes than this in one pass make one summary Event instead of one each. */
+    public static final int WRITES_ONE_BY_ONE = 10;
+
+    private final KubernetesClient client;
+    private final Map<String, List<Condition>> reported = new ConcurrentHashMap<>();
+
+    /**
+     * Events are sent from one thread of their own, as client-go's recorder sends them: a pass does not wait for them
+     * (under load one create took longer than the rest of the pass, and the status waited behind it). When
+     * {@link #QUEUED} wait already (1,000 policies applied at once), the pass sends its own: it slows down rather than
+     * lose one.
+     */
+    /** Package-private for tests, which wait for it to be idle. */
+    final ThreadPoolExecutor sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(QUEUED), r -> {
+                Thread t = new Thread(r, "poolbudget-events");
+                t.setDaemon(true);
+                return t;
+            }, new ThreadPoolExecutor.CallerRunsPolicy());
+    public static final int QUEUED = 1000;
+
+    public PolicyEvents(KubernetesClient client) {
+        this.client = client;
+    }
+
+    public void record(PoolPolicy policy, PolicyPass.Result result, PoolPolicyStatus status) {
+        var written = result.targets().stream().filter(PolicyPass.TargetOutcome::wrote).toList();
+        if (written.size() <= WRITES_ONE_BY_ONE) {
+            written.forEach(t -> normal(policy, APPLIED, t.kind() + "/" + t.name() + ": pool size "
+                    + t.allocation().poolSize() + " (" + t.message() + ")"));
+        } else {
+            normal(policy, APPLIED, "pool sizes written to " + written.size() + " workloads, e.g. " + written.stream()
+                    .limit(WRITES_ONE_BY_ONE).map(t -> t.kind() + "/" + t.name() + " " + t.allocation().poolSize())
+                    .collect(Collectors.joining(", ")) + "; status.targets has the rest");
+        }
+        // The conditions last reported for this policy: the informer's copy of its status can lag our own patch by a
+        // pass, and an Event must not be repeated because of that.
+        List<Condition> before = reported.getOrDefault(policy.getMetadata().getUid(),
+                policy.getStatus() == null ? List.of() : policy.getStatus().getConditions());
+        reported.put(policy.getMetadata().getUid(), List.copyOf(status.getConditions()));
+        Set<String> reasons = new HashSet<>();
+        for (Condition c : status.getConditions()) {
+            boolean problem = Conditions.READY.equals(c.getType()) ? Conditions.FALSE.equals(c.getStatus())
+                    : !Conditions.ROLLOUT_IN_PROGRESS.equals(c.getType()) && Conditions.TRUE.equals(c.getStatus());
+            // A live over-budget moment's message moves with every pod: one Event when it starts, one when it ends.
+            // So does the database's own count (spec.database.observe).
+            boolean byReasonOnly = Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason())
+                    || Conditions.REASON_CONNECTIONS_OVER_BUDGET.equals(c.getReason());
+            boolean changed = before.stream().noneMatch(b -> b.getType().equals(c.getType())
+                    && b.getStatus().equals(c.getStatus()) && Objects.equals(b.getReason(), c.getReason())
+                    && (byReasonOnly || Objects.equals(b.getMessage(), c.getMessage())));
+            if (problem && changed && reasons.add(c.getReason())) {
+                emit(policy, "Warning", c.getReason(), c.getMessage());
+            }
+        }
+        boolean wasLiveOver = before.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
+                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
+        boolean isLiveOver = status.getConditions().stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
+                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
+        if (wasLiveOver && !isLiveOver && status.getBudget() != null) {   // not when the policy stopped planning
+            // the count status shows, in the words status uses for it
+            normal(policy, LIVE_WITHIN_BUDGET, StatusAggregator.held(status.getLiveConnections(),
+                    result.atDefaultConnections(), 0, " of " + status.getBudget().getConnections() + " connections now",
+                    null) + ": within the budget again");
+        }
+    }
+
+    /** A failed pass: one Warning when its message first appears (not on every retry). */
+    public void reportFailure(PoolPolicy policy, List<Condition> conditions) {
+        List<Condition> before = lastReported(policy);
+        Condition ready = conditions.stream().filter(c -> Conditions.READY.equals(c.getType())).findFirst().orElseThrow();
+        boolean same = before != null && before.stream().anyMatch(b -> Conditions.READY.equals(b.getType())
+                && Objects.equals(b.getReason(), ready.getReason()) && Objects.equals(b.getMessage(), ready.getMessage()));
+        reported.put(policy.getMetadata().getUid(), List.copyOf(conditions));
+        if (!same) {
+            emit(policy, "Warning", ready.getReason(), ready.getMessage());
+        }
+    }
+
+    /** The conditions this process last reported for the policy, else those of its cached status (null: none). */
+    public List<Condition> lastReported(PoolPolicy policy) {
+        List<Condition> mine = reported.get(policy.getMetadata().getUid());
+        return mine != null ? mine : policy.getStatus() == null ? null : policy.getStatus().getConditions();
+    }
+
+    /** The policy is gone: forget what was reported for it. */
+    public void forget(PoolPolicy policy) {
+        reported.remove(policy.getMetadata().getUid());
+    }
+
+    public void normal(PoolPolicy policy, String reason, String message) {
+        emit(policy, "Normal", reason, message);
+    }
+
+    private void emit(PoolPolicy policy, String type, String reason, String message) {
+        var meta = policy.getMetadata();
+        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        var event = new EventBuilder()
+                .withNewMetadata().withName(meta.getName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()))
+                .withNamespace(meta.getNamespace()).endMetadata()
+                .withNewInvolvedObject().withApiVersion(policy.getApiVersion()).withKind(policy.getKind())
+                .withName(meta.getName()).withNamespace(meta.getNamespace()).withUid(meta.getUid()).endInvolvedObject()
+                .withType(type).withReason(reason)
+                .withMessage(message.length() > 1000 ? message.substring(0, 1000) + "…" : message)
+                .withNewSource().withComponent(COMPONENT).endSource()
+                .withReportingComponent(COMPONENT).withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                .build();
+        sender.execute(() -> {
+            try {
+                client.v1().events().inNamespace(meta.getNamespace()).resource(event).create();
+            } catch (KubernetesClientException e) {
+                // Events are best effort, as client-go's recorder makes them: one that cannot be recorded
+                // (a terminating namespace, a throttled API server) must not fail the reconcile.
+                LOG.warnf("could not record event %s on PoolPolicy %s/%s: %s", reason, meta.getNamespace(),
+                        meta.getName(), e.getMessage());
+            } catch (IllegalStateException e) {
+                // The operator is stopping: its HTTP client was closed with Events still queued. They are lost as
+                // client-go's are on shutdown; a stack trace from this thread would only alarm whoever reads the log.
+                // Any other IllegalStateException is not this case and goes on.
+                if (!client.getHttpClient().isClosed()) {
+                    throw e;
+                }
+                LOG.debugf("event %s on PoolPolicy %s/%s not sent, the operator is stopping: %s", reason,
+                        meta.getNamespace(), meta.getName(), e.getMessage());
+            }
+        });
+    }
+}

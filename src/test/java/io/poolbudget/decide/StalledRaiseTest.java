@@ -1,0 +1,143 @@
+package io.poolbudget.decide;
+
+import io.poolbudget.memory.SettledWorkloads;
+import io.poolbudget.status.StatusAggregator;
+
+import static io.poolbudget.decide.PolicyPassTest.policy;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.poolbudget.decide.PolicyPass.State;
+import io.poolbudget.decide.PolicyPassTest.RecordingWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 41, found 1: an app that cannot start on a pool of 1 (Keycloak takes a second connection while it holds one).
+ * Budget 12 -> 8 at 3 replicas planned 1 per pod; the new pod crash-loops, the old pods keep 2. With the budget back
+ * at 12 the plan is 2 again, what the old pods hold: the write must go out at once, not wait for the window and then
+ * for the very rollout only it can end.
+ */
+class StalledRaiseTest {
+    private static final Instant NOW = Instant.parse("2026-01-01T10:00:00Z");
+    private static final Duration WINDOW = Duration.ofMinutes(3);
+    /** 3 replicas + 1 surge + 1 terminating = 5 peak pods: budget 12 -> 2 per pod, 16 -> 3. */
+    private static final String SPEC = """
+            database: {budget: %d}
+            injection: {preset: hikari-env}
+            targets: [{name: kc}]
+            """;
+
+    /** kc mid-rollout to pool size 1: three old pods at 2 (Ready), one new pod at 1 that crash-loops. */
+    private static ClusterView stalledAtOne() {
+        var owner = new Owner("db");
+        Deployment kc = new DeploymentBuilder().withNewMetadata().withName("kc").withNamespace("ns").withUid("uid-kc")
+                .withGeneration(2L).endMetadata()
+                .withNewSpec().withReplicas(3).withNewSelector().withMatchLabels(Map.of("app", "kc")).endSelector()
+                .withNewTemplate().withNewMetadata().withAnnotations(Map.of(owner.sizeAnnotation(), "1")).endMetadata()
+                .withNewSpec().addNewContainer().withName("app")
+                .withEnv(new EnvVar("HIKARI_MAXIMUM_POOL_SIZE", "1", null)).endContainer().endSpec().endTemplate()
+                .endSpec()
+                .withNewStatus().withObservedGeneration(2L).withReplicas(4).withUpdatedReplicas(1)
+                .withAvailableReplicas(3).withReadyReplicas(3).endStatus().build();
+        return new ClusterView(List.of(kc), List.of(), List.of(), List.of(pod("kc-a-0", 2, "a", false),
+                pod("kc-a-1", 2, "a", false), pod("kc-a-2", 2, "a", false), pod("kc-b-0", 1, "b", true)), List.of(),
+                new SettledWorkloads(), NOW);
+    }
+
+    private static Pod pod(String name, int size, String hash, boolean crashLooping) {
+        var pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("ns")
+                .withLabels(Map.of("app", "kc", Owner.SIZED_LABEL, "true", "pod-template-hash", hash))
+                .withAnnotations(Map.of(new Owner("db").sizeAnnotation(), Integer.toString(size))).endMetadata()
+                .withNewSpec().addNewContainer().withName("app")
+                .withEnv(new EnvVar("HIKARI_MAXIMUM_POOL_SIZE", Integer.toString(size), null)).endContainer().endSpec()
+                .build();
+        if (crashLooping) {
+            pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withContainerStatuses(
+                    new ContainerStatusBuilder().withName("app").withReady(false).withRestartCount(3).withNewState()
+                            .withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState().build()).build());
+        }
+        return pod;
+    }
+
+    private static PolicyPass.Result run(int budget, RecordingWriter writer, Instant pendingSince) {
+        var p = policy("db", SPEC.formatted(budget));
+        if (pendingSince != null) {
+            var status = new io.poolbudget.api.v1alpha1.PoolPolicyStatus();
+            var t = new io.poolbudget.api.v1alpha1.TargetStatus();
+            t.setKind("Deployment");
+            t.setName("kc");
+            t.setPendingSince(pendingSince.toString());
+            status.setTargets(List.of(t));
+            p.setStatus(status);
+        }
+        return PolicyPass.run(p, stalledAtOne(), List.of(p), writer, NOW, WINDOW);
+    }
+
+    @Test
+    void theSizeItsRunningPodsHoldIsWrittenAtOnce() {
+        var writer = new RecordingWriter();
+        var result = run(12, writer, null);
+        assertThat(writer.log).containsExactly("apply Deployment/kc as poolbudget/db");
+        var patch = (Deployment) writer.applied.get(0);
+        assertThat(patch.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+                .extracting(e -> e.getName() + "=" + e.getValue()).contains("HIKARI_MAXIMUM_POOL_SIZE=2");
+        assertThat(result.targets()).singleElement().satisfies(t -> {
+            assertThat(t.state()).isEqualTo(State.Rolling);
+            assertThat(t.pendingSince()).isNull();
+            assertThat(t.message()).isEqualTo("raise 1 → 2 goes back toward the 2 its running pods hold, so it adds no "
+                    + "connections, and only a write can end its stalled rollout: applies now");
+        });
+        assertThat(result.requeue()).as("nothing waits for the window").isNull();
+    }
+
+    @Test
+    void aRaisePastWhatItsPodsHoldWaitsTheWindowAndTheStallStaysReported() {
+        var writer = new RecordingWriter();
+        var held = run(16, writer, null);
+        assertThat(writer.applied).isEmpty();
+        assertThat(held.targets()).singleElement().satisfies(t -> {
+            assertThat(t.state()).as("not Pending: the stall lasts").isEqualTo(State.Stalled);
+            assertThat(t.pendingSince()).isEqualTo(NOW);
+            assertThat(t.message()).isEqualTo("pool size 1 has not taken effect: its new pod kc-b-0 does not start: "
+                    + "container 'app' restarts without becoming Ready (CrashLoopBackOff); its old pods keep their pools. "
+                    + "If the app cannot start with a pool of 1 (one that takes a second connection while it holds one "
+                    + "cannot), set spec.targets[0].minPoolSize: 2 or give the database more budget. Its raise 1 → 3 waits "
+                    + "for the stabilisation window until 2026-01-01T10:03:00Z");
+        });
+        var status = new StatusAggregator(Clock.fixed(NOW, ZoneOffset.UTC)).status(policy("db", SPEC.formatted(16)), held);
+        assertThat(status.getConditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement().satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("TargetProblem");
+            assertThat(c.getMessage()).startsWith("Deployment/kc (Stalled: pool size 1 has not taken effect");
+        });
+        assertThat(status.getTargetStates()).containsExactly(Map.entry("Stalled", 1));
+
+        // once the window is over, it does not wait for its own stalled rollout
+        var after = new RecordingWriter();
+        var written = run(16, after, NOW.minus(WINDOW));
+        assertThat(after.log).containsExactly("apply Deployment/kc as poolbudget/db");
+        assertThat(written.targets().get(0).message()).isEqualTo("raise 1 → 3 applies now");
+    }
+
+    @Test
+    void aStallWithNothingToRaiseSaysWhatFixesIt() {
+        var writer = new RecordingWriter();
+        var result = run(8, writer, null); // 8 / 5 -> 1: the size it carries
+        assertThat(writer.applied).isEmpty();
+        assertThat(result.targets().get(0).state()).isEqualTo(State.Stalled);
+        assertThat(result.targets().get(0).message()).contains("set spec.targets[0].minPoolSize: 2 or give the database "
+                + "more budget").endsWith("; raises that wait for it keep waiting. Fix the workload (kubectl rollout "
+                + "status/undo deployment/kc) or the policy");
+    }
+}

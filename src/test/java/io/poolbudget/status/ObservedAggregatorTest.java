@@ -1,0 +1,123 @@
+package io.poolbudget.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.poolbudget.api.v1alpha1.BudgetStatus;
+import io.poolbudget.api.v1alpha1.ObserveGroupBy;
+import io.poolbudget.api.v1alpha1.ObserveSpec;
+import io.poolbudget.api.v1alpha1.ObservedStatus.ObservedClient;
+import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
+import io.poolbudget.api.v1alpha1.TargetStatus;
+import io.poolbudget.observe.Observation;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+class ObservedAggregatorTest {
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-22T10:00:00Z"), ZoneOffset.UTC);
+    private static final Map<String, Set<String>> PODS = Map.of("Deployment/api", Set.of("10.88.0.5", "10.88.0.6"),
+            "Deployment/worker", Set.of("10.88.0.7"));
+
+    @Test
+    void connectionsAreAttributedToTargetsByTheirPodsAddresses() {
+        var st = status(12, target("api", 6, 3), target("worker", 2, 2));
+        apply(st, new Observation(100, 3, Map.of("10.88.0.5", 3L, "10.88.0.6", 3L, "10.88.0.7", 2L, "10.88.0.1", 1L), null));
+        assertThat(st.getObserved().getConnections()).isEqualTo(9);
+        assertThat(st.getObserved().getClients()).containsExactly(new ObservedClient("Deployment/api", 6),
+                new ObservedClient("Deployment/worker", 2), new ObservedClient("10.88.0.1", 1));
+        assertThat(st.getTargets()).extracting(TargetStatus::getObservedConnections).containsExactly(6L, 2L);
+        assertThat(condition(st, Conditions.OBSERVED_OVER_BUDGET).getStatus()).isEqualTo("False");
+        assertThat(condition(st, Conditions.OBSERVATION_FAILING).getStatus()).isEqualTo("False");
+    }
+
+    @Test
+    void anAppThatIgnoresTheVariableIsNamed() {
+        var st = status(12, target("api", 6, 3), target("worker", 2, 2));
+        apply(st, new Observation(100, 3, Map.of("10.88.0.5", 10L, "10.88.0.6", 10L, "10.88.0.7", 2L, "10.88.0.1", 1L), null));
+        Condition c = condition(st, Conditions.OBSERVED_OVER_BUDGET);
+        assertThat(c.getStatus()).isEqualTo("True");
+        assertThat(c.getReason()).isEqualTo(Conditions.REASON_CONNECTIONS_OVER_BUDGET);
+        assertThat(c.getMessage()).isEqualTo("PostgreSQL holds 23 client connections, above the budget of 12; "
+                + "Deployment/api: 20 from its pods, which declare 6 (pool size 3): does the app read the injected "
+                + "variable?; not from a target: 10.88.0.1 1");
+    }
+
+    @Test
+    void aServerThatCannotHoldTheBudgetSaysWhatToSet() {
+        var st = status(120, target("api", 6, 3));
+        apply(st, new Observation(100, 3, Map.of("10.88.0.5", 3L), null));
+        Condition c = condition(st, Conditions.OBSERVED_OVER_BUDGET);
+        assertThat(c.getReason()).isEqualTo(Conditions.REASON_CAPACITY_BELOW_BUDGET);
+        assertThat(c.getMessage()).contains("max_connections 100 − superuser_reserved_connections 3 = 97 is below the "
+                + "budget of 120", "database.maxConnections: 100");
+    }
+
+    @Test
+    void aDatabaseThatCannotBeReadIsAConditionAndNoFigures() {
+        var st = status(12, target("api", 6, 3));
+        apply(st, Observation.failed("LoginFailed", "the database refused the login (password authentication failed)"));
+        assertThat(st.getObserved()).isNull();
+        assertThat(condition(st, Conditions.OBSERVATION_FAILING)).satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("True");
+            assertThat(c.getReason()).isEqualTo("LoginFailed");
+            assertThat(c.getMessage()).startsWith("Secret pg-monitor: the database refused the login");
+        });
+        assertThat(condition(st, Conditions.OBSERVED_OVER_BUDGET).getStatus()).isEqualTo("Unknown");
+        var first = status(12, target("api", 6, 3));
+        apply(first, null);
+        assertThat(condition(first, Conditions.OBSERVATION_FAILING).getStatus()).isEqualTo("Unknown");
+    }
+
+    @Test
+    void byApplicationNameTheClientsAreTheNamesAndTenAreListed() {
+        var st = status(1000, target("api", 6, 3));
+        Map<String, Long> byName = new TreeMap<>();
+        for (int i = 0; i < 13; i++) {
+            byName.put("app-" + (char) ('a' + i), (long) (20 - i));
+        }
+        apply(st, new Observation(2000, 3, byName, null), ObserveGroupBy.ApplicationName);
+        assertThat(st.getObserved().getClients()).hasSize(11).first().isEqualTo(new ObservedClient("app-a", 20));
+        assertThat(st.getObserved().getClients().get(10)).isEqualTo(new ObservedClient("other", 8 + 9 + 10));
+        assertThat(st.getTargets().get(0).getObservedConnections()).isNull();
+    }
+
+    private static void apply(PoolPolicyStatus st, Observation o) {
+        apply(st, o, ObserveGroupBy.ClientAddress);
+    }
+
+    private static void apply(PoolPolicyStatus st, Observation o, ObserveGroupBy groupBy) {
+        var spec = new ObserveSpec();
+        spec.setSecretName("pg-monitor");
+        spec.setGroupBy(groupBy);
+        ObservedAggregator.apply(st, spec, o, new HashMap<>(PODS), 1, null, 1, CLOCK);
+    }
+
+    private static Condition condition(PoolPolicyStatus st, String type) {
+        return st.getConditions().stream().filter(c -> c.getType().equals(type)).findFirst().orElseThrow();
+    }
+
+    private static TargetStatus target(String name, long live, int applied) {
+        var t = new TargetStatus();
+        t.setKind("Deployment");
+        t.setName(name);
+        t.setLiveConnections(live);
+        t.setAppliedPoolSize(applied);
+        return t;
+    }
+
+    private static PoolPolicyStatus status(long budget, TargetStatus... targets) {
+        var st = new PoolPolicyStatus();
+        st.setBudget(new BudgetStatus(budget, "formula", "x"));
+        st.setTargets(new ArrayList<>(List.of(targets)));
+        st.setConditions(new ArrayList<>());
+        return st;
+    }
+}
