@@ -1,5 +1,7 @@
 package io.poolbudget.cache;
 
+import io.poolbudget.config.OperatorConfig;
+
 import io.poolbudget.config.WatchedNamespaces;
 import io.poolbudget.controller.PolicyEventSources;
 
@@ -12,7 +14,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -54,12 +55,14 @@ public class SharedCaches {
     private volatile List<InformerWrappingEventSourceHealthIndicator<?>> sources = List.of();
     private volatile Listener listener = NOBODY;
 
-    /** {@code namespaces}: the policy controller's {@link WatchedNamespaces}. */
+    /** Shared where the policy controller watches every namespace ({@link WatchedNamespaces}) and budgets are on. */
     @Inject
-    public SharedCaches(@ConfigProperty(name = WatchedNamespaces.PROPERTY, defaultValue = Constants.WATCH_ALL_NAMESPACES)
-                        String namespaces,
-                        @ConfigProperty(name = "poolbudget.shared-budgets.enabled", defaultValue = "true")
-                        boolean sharedBudgets) {
+    public SharedCaches(OperatorConfig config) {
+        this(WatchedNamespaces.property(), config.sharedBudgets().enabled());
+    }
+
+    /** {@code namespaces}: the policy controller's, as its property lists them ({@link WatchedNamespaces#of}). */
+    public SharedCaches(String namespaces, boolean sharedBudgets) {
         this.everyNamespace = WatchedNamespaces.of(namespaces).isEmpty();
         this.active = everyNamespace && sharedBudgets;
     }

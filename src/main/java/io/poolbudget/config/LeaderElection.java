@@ -5,12 +5,10 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Produces;
 import java.time.Duration;
-import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Leader election through a Lease, so that several replicas can run and only one reconciles. On
- * in a cluster (the chart sets POOLBUDGET_LEADER_ELECTION=true and the pod's namespace and name);
+ * in a cluster (the chart sets POOLBUDGET_LEADER_ELECTION_ENABLED=true and the pod's namespace and name);
  * off for a jar run from a laptop. A standby takes over within the lease duration plus one retry
  * (8 s + at most 2.2 s with the elector's jitter) of the leader's last renewal, inside the 15 s
  * goal with room to spare (10 s + 2 s measured up to 12.2 s); a leader that cannot renew stops
@@ -22,11 +20,9 @@ public class LeaderElection {
 
     @Produces
     @Dependent
-    public LeaderElectionConfiguration configuration(
-            @ConfigProperty(name = "poolbudget.leader-election.enabled", defaultValue = "false") boolean enabled,
-            @ConfigProperty(name = "poolbudget.leader-election.namespace") Optional<String> namespace,
-            @ConfigProperty(name = "poolbudget.leader-election.identity") Optional<String> identity) {
-        if (!enabled) {
+    public LeaderElectionConfiguration configuration(OperatorConfig config) {
+        var election = config.leaderElection();
+        if (!election.enabled()) {
             return null;
         }
         var builder = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(LEASE_NAME)
@@ -34,8 +30,8 @@ public class LeaderElection {
                 .withRenewDeadline(Duration.ofSeconds(6))
                 .withRetryPeriod(Duration.ofSeconds(1))
                 .withExitOnStopLeading(true);
-        namespace.filter(s -> !s.isBlank()).ifPresent(builder::withLeaseNamespace);
-        identity.filter(s -> !s.isBlank()).ifPresent(builder::withIdentity);
+        election.namespace().filter(s -> !s.isBlank()).ifPresent(builder::withLeaseNamespace);
+        election.identity().filter(s -> !s.isBlank()).ifPresent(builder::withIdentity);
         return builder.build();
     }
 }

@@ -16,6 +16,21 @@ public final class WatchedNamespaces {
 
     private WatchedNamespaces() {}
 
+    /**
+     * The namespaces the controller watches as configured (application.properties maps POOLBUDGET_WATCH_NAMESPACES to
+     * the property): those listed, or none when it watches every namespace (also when the property is not set, as for
+     * the operator SDK itself).
+     */
+    public static List<String> configured() {
+        return of(property());
+    }
+
+    /** The property as set; when it is not, every namespace (the operator SDK's own reading of its absence). */
+    public static String property() {
+        return org.eclipse.microprofile.config.ConfigProvider.getConfig().getOptionalValue(PROPERTY, String.class)
+                .orElse(Constants.WATCH_ALL_NAMESPACES);
+    }
+
     /** The namespaces listed, or none when the controller watches every namespace. */
     public static List<String> of(String property) {
         List<String> listed = Arrays.stream(property.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();

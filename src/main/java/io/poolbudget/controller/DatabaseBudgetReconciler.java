@@ -6,7 +6,7 @@ import io.poolbudget.cache.SharedCaches;
 import io.poolbudget.decide.Owner;
 import io.poolbudget.planning.BudgetHoldings;
 import io.poolbudget.status.BudgetStatusAggregator;
-import io.poolbudget.status.SameStatus;
+import io.poolbudget.write.StatusWriter;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -70,13 +70,8 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
                 BudgetHoldings.of(pods, policies));
         var previous = budget.getStatus() == null ? null : budget.getStatus().getConditions();
         DatabaseBudgetStatus desired = BudgetStatusAggregator.status(budgets, budget, previous, clock);
-        if (SameStatus.as(desired, budget.getStatus())) {
-            return UpdateControl.noUpdate();
-        }
-        var patch = new DatabaseBudget();
-        patch.setMetadata(new ObjectMetaBuilder().withName(budget.getMetadata().getName()).build());
-        patch.setStatus(desired);
-        return UpdateControl.patchStatus(patch);
+        StatusWriter.write(budget, desired, context, DatabaseBudget::new);
+        return UpdateControl.noUpdate();
     }
 
     @SuppressWarnings("unchecked")

@@ -59,74 +59,23 @@ public final class PolicyEventSources {
     }
 
     public List<EventSource<?, PoolPolicy>> create(EventSourceContext<PoolPolicy> context) {
-        // An HPA change may concern any policy of its namespace (the workload it scales is read by name); policies
-        // per namespace are few.
-        SecondaryToPrimaryMapper<HasMetadata> namespacePolicies = r -> policies.in(context.getPrimaryCache(),
-                r.getMetadata().getNamespace()).map(ResourceID::fromResource).collect(Collectors.toSet());
-        // A workload change concerns only the policies of its namespace that read it or sized it (WorkloadInterest),
-        // not the others: with 40,000 Deployments no policy reads beside 1,000 policies, a restart's events went from
-        // 51,000 to 11,000, and a rollout of a workload no policy reads no longer runs a pass of its namespace's.
-        SecondaryToPrimaryMapper<HasMetadata> workloadPolicies = r -> policies.in(context.getPrimaryCache(),
-                r.getMetadata().getNamespace()).filter(p -> WorkloadInterest.concerns(p, r))
-                .map(ResourceID::fromResource).collect(Collectors.toSet());
-        // A policy of a shared budget concerns every other policy of that budget, in any namespace (shares and
-        // shrink-first ordering span them); a DatabaseBudget its policies; a namespace's labels its policies' admission.
-        java.util.function.Function<String, Set<ResourceID>> drawingOn = budget -> policies.drawingOn(
-                context.getPrimaryCache(), budget).map(ResourceID::fromResource).collect(Collectors.toSet());
-        SecondaryToPrimaryMapper<HasMetadata> budgetPolicies = r -> drawingOn.apply(r.getMetadata().getName());
-        SecondaryToPrimaryMapper<HasMetadata> policiesAndPeers = r -> {
-            Set<ResourceID> ids = new java.util.HashSet<>(namespacePolicies.toPrimaryResourceIDs(r));
-            String ref = r instanceof PoolPolicy p ? SharedBudgets.ref(p) : null;
-            if (ref != null) {
-                ids.addAll(drawingOn.apply(ref));
-            }
-            return ids;
-        };
-        SecondaryToPrimaryMapper<HasMetadata> referencingPolicies = r -> context.getPrimaryCache()
-                .list(r.getMetadata().getName(), p -> SharedBudgets.ref(p) != null)
-                .map(ResourceID::fromResource).collect(Collectors.toSet());
-        // A pod or ConfigMap concerns the policies whose keys it carries (Owner): its pool-size annotations, or the
-        // ConfigMap's policy label.
-        SecondaryToPrimaryMapper<HasMetadata> sizedBy = r -> {
-            List<String> keys = Owner.keysOn(r.getMetadata());
-            return keys.isEmpty() ? Set.of() : policies.in(context.getPrimaryCache(), r.getMetadata().getNamespace())
-                    .filter(p -> keys.contains(Owner.of(p).key()) || keys.contains(p.getMetadata().getName()))
-                    .map(ResourceID::fromResource).collect(Collectors.toSet());
-        };
-        // A pod that holds a shared budget's connections from outside its admitted policies concerns every policy of
-        // that budget: what it holds is reserved, and a raise waits while it shuts down.
-        SecondaryToPrimaryMapper<HasMetadata> podMapper = !sharedBudgets ? sizedBy : r -> {
-            Set<ResourceID> ids = sizedBy.toPrimaryResourceIDs(r);
-            if (r instanceof Pod pod) {
-                for (String budget : BudgetHoldings.budgetsOn(pod)) {
-                    boolean admittedOwner = policies.in(context.getPrimaryCache(), pod.getMetadata().getNamespace())
-                            .anyMatch(p -> budget.equals(pod.getMetadata().getAnnotations()
-                                    .get(Owner.of(p).budgetAnnotation())) && budget.equals(SharedBudgets.ref(p))
-                                    && p.getStatus() != null && p.getStatus().getBudget() != null);
-                    if (!admittedOwner) {
-                        ids = new java.util.HashSet<>(ids);
-                        ids.addAll(drawingOn.apply(budget));
-                    }
-                }
-            }
-            return ids;
-        };
+        var to = new PolicyMappers(context, policies, sharedBudgets);
         // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster.
-        var sizedPods = informer(context, Pod.class, podMapper, Owner.SIZED_LABEL);
+        var sizedPods = informer(context, Pod.class, to.pods(), Owner.SIZED_LABEL);
         List<EventSource<?, PoolPolicy>> sources = new java.util.ArrayList<>(List.of(
-                informer(context, Deployment.class, workloadPolicies, null),
-                informer(context, StatefulSet.class, workloadPolicies, null),
-                informer(context, HorizontalPodAutoscaler.class, namespacePolicies, null),
+                informer(context, Deployment.class, to.workloadPolicies(), null),
+                informer(context, StatefulSet.class, to.workloadPolicies(), null),
+                informer(context, HorizontalPodAutoscaler.class, to.namespacePolicies(), null),
                 sizedPods,
-                informer(context, ConfigMap.class, sizedBy, Owner.POLICY_LABEL),
+                informer(context, ConfigMap.class, to.sizedBy(), Owner.POLICY_LABEL),
                 // spec.database.observe: the database's own connection count, read on a timer
                 ObservationSource.create(context, client, reader)));
         // Claims span policies: when one appears, changes or goes, its neighbours must look again (a conflict appears
         // or clears for both), and a shared budget's shares and raise blockers span its policies' statuses.
-        sources.add(neighbours(context, policiesAndPeers));
+        sources.add(neighbours(context, to.policiesAndPeers()));
         if (sharedBudgets) {
-            sources.add(clusterInformer(context, DatabaseBudget.class, budgetPolicies));
-            var namespaces = clusterInformer(context, Namespace.class, referencingPolicies);
+            sources.add(clusterInformer(context, DatabaseBudget.class, to.budgetPolicies()));
+            var namespaces = clusterInformer(context, Namespace.class, to.referencingPolicies());
             sources.add(namespaces);
             if (caches.active()) {
                 share(context, namespaces, sizedPods);

@@ -1,81 +1,37 @@
 package io.poolbudget.decide;
 
-import io.poolbudget.write.WorkloadWriter;
-
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.poolbudget.api.v1alpha1.InjectionMode;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.TargetStatus;
+import io.poolbudget.decide.Decision.Slot;
+import io.poolbudget.decide.RolloutDecider.Action;
+import io.poolbudget.decide.RolloutDecider.Verdict;
+import io.poolbudget.decide.TargetOutcome.Held;
+import io.poolbudget.decide.TargetOutcome.State;
 import io.poolbudget.planning.InvalidPolicyException;
 import io.poolbudget.planning.PolicyPlanner;
 import io.poolbudget.planning.PolicyPlanner.PolicyPlan;
 import io.poolbudget.planning.SharedBudgets;
 import io.poolbudget.planning.Workload;
-import io.poolbudget.decide.RolloutDecider.Action;
-import io.poolbudget.decide.RolloutDecider.Decision;
 import io.poolbudget.sizing.TargetAllocation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
-import java.util.function.Supplier;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * One reconcile pass for one PoolPolicy: plan, find conflicts with other policies, decide what may
- * change now, write that (unless dryRun) and describe every target's state and what its pods hold
- * now. Reads only the view it is given; writes only through the writer, and only for targets whose
- * size must change.
+ * One pass over one PoolPolicy, decided: plan, find conflicts with other policies, decide what may change now, and
+ * say, for every target, what it is and what must be written for it. Reads only the view it is given and writes
+ * nothing: the writes it intends are data ({@link Decision}), which the controller has applied.
  */
 public final class PolicyPass {
-    public enum State { Applied, Rolling, Stalled, Paused, Pending, DryRun, Conflict, NotFound, Invalid }
-
-    /**
-     * What a target's pods hold now, in connections, by their own specs, terminating pods included: {@code connections}
-     * in all; {@code atDefault} of them counted at the app's default for pods that carry no size (what such a pod may
-     * open, not what it holds); {@code departing}, not among them, pods the operator did not size that left the
-     * workload's count and may still hold theirs (see {@link ClusterView.Live}).
-     */
-    public record Held(long connections, long atDefault, long departing) {
-        public static Held of(ClusterView.Live live, int poolsPerPod) {
-            return new Held(live.connections(poolsPerPod), live.atDefault() * poolsPerPod, live.departing() * poolsPerPod);
-        }
-    }
-
-    /**
-     * {@code allocation} and {@code workload} are null for a target that resolved to nothing;
-     * {@code held} is what the workload's pods hold now (null when it does not exist).
-     */
-    public record TargetOutcome(String kind, String name, Workload workload, TargetAllocation allocation, Integer applied,
-                         State state, String message, Instant pendingSince, boolean wrote, Held held) {
-        /** Connections the pods hold now; null when the workload does not exist. */
-        public Long live() { return held == null ? null : held.connections(); }
-    }
-
-    /** {@code invalid} is set, and the rest empty, when the spec cannot be planned. */
-    public record Result(PolicyPlan plan, InvalidPolicyException invalid, List<TargetOutcome> targets, Duration requeue) {
-        public static Result invalid(InvalidPolicyException e) { return new Result(null, e, List.of(), null); }
-
-        /** Connections the targets' pods hold now, by their own specs, terminating pods included. */
-        public long liveConnections() { return sum(Held::connections); }
-
-        /** Of {@link #liveConnections}, those counted at the app's default: what pods not yet sized may open. */
-        public long atDefaultConnections() { return sum(Held::atDefault); }
-
-        /** Connections pods the operator did not size may still hold while they shut down (not in the others). */
-        public long departingConnections() { return sum(Held::departing); }
-
-        private long sum(java.util.function.ToLongFunction<Held> part) {
-            return targets.stream().filter(t -> t.held() != null).mapToLong(t -> part.applyAsLong(t.held())).sum();
-        }
-    }
-
     private PolicyPass() {}
 
     /** Where the operator runs without DatabaseBudgets. */
@@ -85,53 +41,107 @@ public final class PolicyPass {
                 + "is false): give this policy its own spec.database");
     };
 
-    public static Result run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, WorkloadWriter writer,
-                      Instant now, Duration window) {
-        return run(policy, view, neighbours, null, writer, now, window);
-    }
-
     /**
-     * Told what a pass is about to write, just before the writes go out: the pass's outcome with each target being
-     * written in state Rolling (or Paused), "writing pool size N", and the size it had before as applied. The
-     * reconciler puts that in the status, so that the status shows a change at once rather than after the writes'
-     * round trip; the pass's own outcome, after its writes, follows it.
+     * The pass: {@code neighbours} are the policies of its namespace (for claims), {@code shared} the DatabaseBudgets a
+     * policy may draw on (null where there are none), {@code window} the stabilisation window of raises.
      */
-    @FunctionalInterface
-    public interface Announcer {
-        Announcer NONE = writing -> { };
-
-        void announce(Result writing);
-    }
-
-    public static Result run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, SharedBudgets shared,
-                      WorkloadWriter writer, Instant now, Duration window) {
-        return run(policy, view, neighbours, shared, writer, now, window, Announcer.NONE);
-    }
-
-    /** {@code shared}: the DatabaseBudgets a policy may reference (null where there are none). */
-    public static Result run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, SharedBudgets shared,
-                      WorkloadWriter writer, Instant now, Duration window, Announcer announcer) {
+    public static Decision decide(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours,
+                                  SharedBudgets shared, Instant now, Duration window) {
         PolicyPlan plan;
         try {
             plan = PolicyPlanner.plan(policy, view, shared == null ? OFF : shared);
         } catch (InvalidPolicyException e) {
-            return Result.invalid(e);
+            return Decision.invalid(e);
         }
-        InjectionSpec injection = policy.getSpec().getInjection();
-        boolean dryRun = Boolean.TRUE.equals(policy.getSpec().getDryRun()) || injection == null;
-        int appDefault = Injection.appDefault(injection);
-        Owner owner = Owner.of(policy);
-        Map<String, List<Claims.Claim>> claimedByOthers = Claims.byOthers(policy, neighbours, view);
-        Map<String, TargetStatus> previous = previousTargets(policy);
-
-        List<TargetOutcome> outcomes = new ArrayList<>();
+        var pass = new Pass(policy, view, neighbours, shared);
+        List<Slot> slots = new ArrayList<>();
         List<Sized> sized = new ArrayList<>();
-        // raises also wait for the other policies of a shared budget, in every namespace, to shrink first
-        List<String> blockers = new ArrayList<>(shared == null ? List.of() : shared.blockers(policy));
-        String budget = shared == null ? null : SharedBudgets.ref(policy);
         for (int i = 0; i < plan.targets().size(); i++) {
-            Workload w = plan.targets().get(i).workload();
-            TargetAllocation a = plan.allocation().targets().get(i);
+            pass.read(plan.targets().get(i), plan.allocation().targets().get(i), slots, sized);
+        }
+        List<Verdict> verdicts = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), pass.blockers, now,
+                window);
+        boolean retrying = false;
+        for (int i = 0; i < sized.size(); i++) {
+            Slot slot = pass.slot(sized.get(i), verdicts.get(i));
+            TargetStatus before = slot.write() == null ? null : pass.previous.get(sized.get(i).workload().id());
+            retrying |= before != null && State.Conflict.name().equals(before.getState());
+            slots.add(slot);
+        }
+        plan.missing().forEach(m -> slots.add(new Slot(TargetOutcome.missing(m.kind().name(), m.name(), m.problem()),
+                null)));
+        // The status goes out before the writes, not among them: a write rolls a workload out, and ten rollouts
+        // starting at once slow the API server for the status that says why. Not where a write failed last time: a
+        // status saying it is being written again would read as resolved, only to say the same failure a moment later.
+        boolean announce = !retrying && slots.stream().anyMatch(s -> s.write() != null);
+        return new Decision(plan, null, slots, announce, pass.dryRun ? null
+                : RolloutDecider.nextCheck(verdicts, now, window));
+    }
+
+    /**
+     * Why a workload this policy sized must be written again at the same size: its pods record another DatabaseBudget
+     * than the one the policy draws on now (so they would count against the old one for as long as they live, and not
+     * against the new one); null when they record the right one, or before the first write.
+     */
+    public static String budgetChange(Owner owner, ObjectMeta template, String budget) {
+        String carried = Owner.annotation(template, owner.budgetAnnotation());
+        if (!owner.sized(template) || Objects.equals(carried, budget)) {
+            return null;
+        }
+        return carried == null ? "to record DatabaseBudget " + budget + " on its pods"
+                : budget == null ? "without DatabaseBudget " + carried + ": its pods count against it until replaced"
+                : "to record DatabaseBudget " + budget + " instead of " + carried + " on its pods";
+    }
+
+    /** A target the policy may write: what it is now and what the rollout rules see of it. */
+    private record Sized(Workload workload, TargetAllocation allocation, int index, List<String> containers, Held live,
+                         boolean paused, String stalled, RolloutDecider.TargetState state, String budgetChange) {
+        TargetOutcome outcome(Integer applied, State state, String message, Instant pendingSince, boolean wrote) {
+            return new TargetOutcome(workload.kind().name(), workload.name(), workload, allocation, applied, state,
+                    message, pendingSince, wrote, live);
+        }
+
+        /** A paused Deployment keeps the pods it has: say what they hold and how to go on. */
+        TargetOutcome pausedOutcome(Integer applied, String what, boolean wrote) {
+            return outcome(applied, State.Paused, "paused (kubectl rollout pause) " + what + ": its pods hold "
+                    + live.connections() + " connections, the plan gives it " + allocation.connections()
+                    + "; resume it with kubectl rollout resume deployment/" + workload.name(), null, wrote);
+        }
+    }
+
+    /** What one pass knows of its policy, for each of its targets. */
+    private static final class Pass {
+        final PoolPolicy policy;
+        final ClusterView view;
+        final InjectionSpec injection;
+        final boolean dryRun;
+        final int appDefault;
+        final Owner owner;
+        final Map<String, List<Claims.Claim>> claimedByOthers;
+        final Map<String, TargetStatus> previous = new HashMap<>();
+        /** What holds more than planned outside the sized targets: raises wait for it. */
+        final List<String> blockers;
+        final String budget;
+
+        Pass(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, SharedBudgets shared) {
+            this.policy = policy;
+            this.view = view;
+            this.injection = policy.getSpec().getInjection();
+            this.dryRun = Boolean.TRUE.equals(policy.getSpec().getDryRun()) || injection == null;
+            this.appDefault = Injection.appDefault(injection);
+            this.owner = Owner.of(policy);
+            this.claimedByOthers = Claims.byOthers(policy, neighbours, view);
+            if (policy.getStatus() != null && policy.getStatus().getTargets() != null) {
+                policy.getStatus().getTargets().forEach(t -> previous.put(t.getKind() + "/" + t.getName(), t));
+            }
+            // raises also wait for the other policies of a shared budget, in every namespace, to shrink first
+            this.blockers = new ArrayList<>(shared == null ? List.of() : shared.blockers(policy));
+            this.budget = shared == null ? null : SharedBudgets.ref(policy);
+        }
+
+        /** A target that cannot be written goes to {@code slots} with its problem; one that can, to {@code sized}. */
+        void read(PolicyPlanner.ResolvedTarget target, TargetAllocation a, List<Slot> slots, List<Sized> sized) {
+            Workload w = target.workload();
             List<String> containers = List.of();
             String problem = null;
             State state = State.Conflict;
@@ -157,197 +167,101 @@ public final class PolicyPass {
                     // it keeps its larger pools: budget the plan gives others is not free yet
                     blockers.add(w.id() + " (holds " + holds + " per pod, cannot be lowered: " + state + ")");
                 }
-                outcomes.add(new TargetOutcome(w.kind().name(), w.name(), w, a, applied, state, problem, null, false, live));
-                continue;
+                slots.add(new Slot(new TargetOutcome(w.kind().name(), w.name(), w, a, applied, state, problem, null,
+                        false, live), null));
+                return;
             }
+            sized.add(sized(target.index(), w, a, containers, live, applied));
+        }
+
+        private Sized sized(int index, Workload w, TargetAllocation a, List<String> containers, Held live,
+                            Integer applied) {
             TargetStatus before = previous.get(w.id());
-            Instant since = before == null || before.getPendingSince() == null ? null : Instant.parse(before.getPendingSince());
+            Instant since = before == null || before.getPendingSince() == null ? null
+                    : Instant.parse(before.getPendingSince());
             boolean rolledOut = view.rolledOut(w, owner, injection, containers);
-            // a rollout that is not progressing is looked for only where one is in progress
+            // a rollout that is not progressing is looked for only where one is in progress; once reported, it stays
+            // so between its pod's back-offs
             boolean reported = before != null && State.Stalled.name().equals(before.getState())
-                    && java.util.Objects.equals(before.getAppliedPoolSize(), applied);
+                    && Objects.equals(before.getAppliedPoolSize(), applied);
             String stalled = rolledOut || injection == null ? null
                     : view.stalled(w, owner, injection, containers, reported);
-            sized.add(new Sized(w, a, plan.targets().get(i).index(), containers, live, view.paused(w), stalled,
+            return new Sized(w, a, index, containers, live, view.paused(w), stalled,
                     new RolloutDecider.TargetState(w.id(), a.poolSize(), applied, rolledOut, since, appDefault,
                             stalled != null, view.runningHolds(w, owner, injection, containers)),
-                    budgetChange(owner, view.template(w).getMetadata(), budget)));
+                    budgetChange(owner, view.template(w).getMetadata(), budget));
         }
-        List<Decision> decisions = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), blockers, now, window);
-        List<Supplier<CompletableFuture<TargetOutcome>>> acts = new ArrayList<>();
-        List<TargetOutcome> writing = new ArrayList<>(outcomes);
-        boolean anyWrite = false;
-        boolean retrying = false;
-        for (int i = 0; i < sized.size(); i++) {
-            Decision d = decisions.get(i);
-            String change = sized.get(i).budgetChange();
-            if (d.action() == Action.NONE && change != null) {
-                d = new Decision(d.id(), Action.APPLY, null, "pool size " + sized.get(i).allocation().poolSize()
-                        + " written again " + change);
+
+        /** The target's outcome, or its write (never in a dry run). */
+        Slot slot(Sized s, Verdict v) {
+            if (v.action() == Action.NONE && s.budgetChange() != null) {
+                v = new Verdict(v.id(), Action.APPLY, null, "pool size " + s.allocation().poolSize() + " written again "
+                        + s.budgetChange());
             }
-            Sized target = sized.get(i);
-            Decision decision = d;
-            // The writes of one pass go out together: each decision was made for this pass already (a raise that must
-            // wait for shrinks is held, not written), and the status waits for the last of them.
-            boolean writes = decision.action() == Action.APPLY && !dryRun;
-            if (writes) {
-                acts.add(() -> CompletableFuture.supplyAsync(
-                        () -> act(policy, owner, view, target, decision, budget, false, writer), WRITES));
-                writing.add(beingWritten(target, decision));
-            } else {
-                var outcome = act(policy, owner, view, target, decision, budget, dryRun, writer);
-                acts.add(() -> CompletableFuture.completedFuture(outcome));
-                writing.add(outcome);
+            if (v.action() == Action.APPLY && !dryRun) {
+                return new Slot(null, write(s, v));
             }
-            anyWrite |= writes;
-            TargetStatus before = writes ? previous.get(target.workload().id()) : null;
-            retrying |= before != null && State.Conflict.name().equals(before.getState());
+            return new Slot(outcome(s, v), null);
         }
-        List<TargetOutcome> missing = plan.missing().stream().map(m -> new TargetOutcome(m.kind().name(), m.name(),
-                null, null, null, State.NotFound, m.problem(), null, false, null)).toList();
-        // Not where a write failed last time: a status saying it is being written again would read as resolved, only
-        // to say the same failure a moment later. The status goes out before the writes, not among them: a write
-        // rolls a workload out, and ten rollouts starting at once slow the API server for the status that says why
-        // (the status goal is 100 ms, the template's 1 s; one round trip more for the templates is the cheaper wait).
-        RuntimeException unannounced = null;
-        if (anyWrite && !retrying) {
-            writing.addAll(missing);
-            try {
-                announcer.announce(new Result(plan, null, writing, null));
-            } catch (RuntimeException e) {
-                unannounced = e; // thrown once the writes have returned: the pass ends after them, whatever happens
+
+        private TargetOutcome outcome(Sized s, Verdict v) {
+            Integer applied = s.state().applied();
+            if (dryRun) {
+                String what = v.action() == Action.NONE ? v.reason()
+                        : "would " + v.action().name().toLowerCase().replace('_', ' ') + ": " + v.reason();
+                return s.outcome(applied, State.DryRun, what, null, false);
             }
-        }
-        List<CompletableFuture<TargetOutcome>> started = acts.stream().map(Supplier::get).toList();
-        for (var act : started) {
-            outcomes.add(joined(act));
-        }
-        if (unannounced != null) {
-            throw unannounced;
-        }
-        outcomes.addAll(missing);
-        return new Result(plan, null, outcomes, dryRun ? null : RolloutDecider.nextCheck(decisions, now, window));
-    }
-
-    /** A target whose new size is being written, as the status shows it until the write has returned. */
-    private static TargetOutcome beingWritten(Sized s, Decision d) {
-        int size = s.allocation().poolSize();
-        return s.paused() ? s.pausedOutcome(s.state().applied(), "while pool size " + size + " is being written", false)
-                : s.outcome(s.state().applied(), State.Rolling, "writing pool size " + size + ": " + d.reason(), null, false);
-    }
-
-    /**
-     * Why a workload this policy sized must be written again at the same size: its pods record another DatabaseBudget
-     * than the one the policy draws on now (so they would count against the old one for as long as they live, and not
-     * against the new one); null when they record the right one, or before the first write.
-     */
-    public static String budgetChange(Owner owner, io.fabric8.kubernetes.api.model.ObjectMeta template, String budget) {
-        String carried = Owner.annotation(template, owner.budgetAnnotation());
-        if (!owner.sized(template) || java.util.Objects.equals(carried, budget)) {
-            return null;
-        }
-        return carried == null ? "to record DatabaseBudget " + budget + " on its pods"
-                : budget == null ? "without DatabaseBudget " + carried + ": its pods count against it until replaced"
-                : "to record DatabaseBudget " + budget + " instead of " + carried + " on its pods";
-    }
-
-    /** {@code index}: the spec.targets entry that resolved to it; {@code stalled}: why its rollout is stuck, or null. */
-    private record Sized(Workload workload, TargetAllocation allocation, int index, List<String> containers, Held live,
-                         boolean paused, String stalled, RolloutDecider.TargetState state, String budgetChange) {
-        public TargetOutcome outcome(Integer applied, State state, String message, Instant pendingSince, boolean wrote) {
-            return new TargetOutcome(workload.kind().name(), workload.name(), workload, allocation, applied, state, message,
-                    pendingSince, wrote, live);
+            return switch (v.action()) {
+                case NONE -> s.state().rolledOut() ? s.outcome(applied, State.Applied, v.reason(), null, false)
+                        : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size "
+                        + s.allocation().poolSize(), false)
+                        : s.stalled() != null ? s.outcome(applied, State.Stalled, stalledText(s, applied)
+                        + "; raises that wait for it keep waiting. Fix the workload (kubectl rollout status/undo "
+                        + "deployment/" + s.workload().name() + ") or the policy", null, false)
+                        : s.outcome(applied, State.Rolling, "rolling out", null, false);
+                // a stall stays reported whatever else the target waits for
+                case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> s.stalled() != null
+                        ? s.outcome(applied, State.Stalled, stalledText(s, applied) + ". Its " + v.reason(),
+                        v.pendingSince(), false)
+                        : s.outcome(applied, State.Pending, v.reason(), v.pendingSince(), false);
+                case APPLY -> throw new IllegalStateException("a write is not an outcome: " + v);
+            };
         }
 
-        /** A paused Deployment keeps the pods it has: say what they hold and how to go on. */
-        public TargetOutcome pausedOutcome(Integer applied, String what, boolean wrote) {
-            return outcome(applied, State.Paused, "paused (kubectl rollout pause) " + what + ": its pods hold "
-                    + live.connections() + " connections, the plan gives it " + allocation.connections()
-                    + "; resume it with kubectl rollout resume deployment/" + workload.name(), null, wrote);
-        }
-    }
-
-    private static TargetOutcome act(PoolPolicy policy, Owner owner, ClusterView view, Sized s, Decision d,
-                                     String budget, boolean dryRun, WorkloadWriter writer) {
-        Workload w = s.workload();
-        int size = s.allocation().poolSize();
-        Integer applied = s.state().applied();
-        if (dryRun) {
-            String what = d.action() == Action.NONE ? d.reason() : "would " + d.action().name().toLowerCase().replace('_', ' ')
-                    + ": " + d.reason();
-            return s.outcome(applied, State.DryRun, what, null, false);
-        }
-        return switch (d.action()) {
-            case NONE -> s.state().rolledOut() ? s.outcome(applied, State.Applied, d.reason(), null, false)
-                    : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size " + size, false)
-                    : s.stalled() != null ? s.outcome(applied, State.Stalled, stalledText(s, applied)
-                    + "; raises that wait for it keep waiting. Fix the workload (kubectl rollout status/undo "
-                    + "deployment/" + w.name() + ") or the policy", null, false)
-                    : s.outcome(applied, State.Rolling, "rolling out", null, false);
-            // a stall stays reported whatever else the target waits for
-            case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> s.stalled() != null
-                    ? s.outcome(applied, State.Stalled, stalledText(s, applied) + ". Its " + d.reason(), d.pendingSince(),
-                    false)
-                    : s.outcome(applied, State.Pending, d.reason(), d.pendingSince(), false);
-            case APPLY -> {
-                var injection = policy.getSpec().getInjection();
-                String problem = null;
-                if (injection.getMode() == InjectionMode.ConfigMap) {
-                    problem = writer.apply(owner.fieldManager(), Injection.configMap(w.kind(), w.namespace(), w.name(),
-                            owner, size));
-                }
-                if (problem == null) {
-                    problem = writer.apply(owner.fieldManager(), Injection.workloadPatch(w.kind(), w.namespace(),
-                            w.name(), owner, injection, s.containers(), size, budget, s.allocation().poolsPerPod()));
-                }
-                if (problem != null) {
-                    yield s.outcome(applied, State.Conflict, problem, null, false);
-                }
-                yield s.paused() ? s.pausedOutcome(size, "and pool size " + size + " written (" + d.reason() + ")", true)
-                        : s.outcome(size, State.Rolling, d.reason(), null, true);
+        /** The target's write: its ConfigMap (in ConfigMap mode), then the workload's template. */
+        private Decision.Write write(Sized s, Verdict v) {
+            Workload w = s.workload();
+            int size = s.allocation().poolSize();
+            List<HasMetadata> objects = new ArrayList<>();
+            if (injection.getMode() == InjectionMode.ConfigMap) {
+                objects.add(Injection.configMap(w.kind(), w.namespace(), w.name(), owner, size));
             }
-        };
-    }
-
-    /**
-     * A rollout that stopped making progress (crash-looping new pods, ProgressDeadlineExceeded) is a problem to report,
-     * not "rolling out": the size it carries has not taken effect. Where its running pods hold more than that size, the
-     * app may not start with it: say what fixes that.
-     */
-    private static String stalledText(Sized s, Integer applied) {
-        int running = s.state().runningHolds();
-        String field = "spec.targets[" + s.index() + "].minPoolSize";
-        String fix = applied == null || running <= applied ? "" : ". If the app cannot start with a pool of " + applied
-                + (applied == 1 ? " (one that takes a second connection while it holds one cannot), set " + field + ": 2"
-                : ", set " + field + " to the smallest pool it starts with (its running pods hold " + running + ")")
-                + " or give the database more budget";
-        return "pool size " + applied + " has not taken effect: " + s.stalled() + "; its old pods keep their pools" + fix;
-    }
-
-    /** Threads for the writes of a pass (shared by every pass; a write is one API call and mostly waits). */
-    private static final Executor WRITES = Executors.newFixedThreadPool(8, r -> {
-        Thread t = new Thread(r, "poolbudget-writes");
-        t.setDaemon(true);
-        return t;
-    });
-
-    /** A write's outcome; what it threw is thrown again as it was, for the reconciler's error handling. */
-    private static TargetOutcome joined(CompletableFuture<TargetOutcome> act) {
-        try {
-            return act.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
+            objects.add(Injection.workloadPatch(w.kind(), w.namespace(), w.name(), owner, injection, s.containers(),
+                    size, budget, s.allocation().poolsPerPod()));
+            Integer before = s.state().applied();
+            TargetOutcome writing = s.paused()
+                    ? s.pausedOutcome(before, "while pool size " + size + " is being written", false)
+                    : s.outcome(before, State.Rolling, "writing pool size " + size + ": " + v.reason(), null, false);
+            TargetOutcome written = s.paused()
+                    ? s.pausedOutcome(size, "and pool size " + size + " written (" + v.reason() + ")", true)
+                    : s.outcome(size, State.Rolling, v.reason(), null, true);
+            return new Decision.Write(owner.fieldManager(), List.copyOf(objects), writing, written, before);
         }
-    }
 
-    private static Map<String, TargetStatus> previousTargets(PoolPolicy policy) {
-        Map<String, TargetStatus> byId = new HashMap<>();
-        if (policy.getStatus() != null && policy.getStatus().getTargets() != null) {
-            policy.getStatus().getTargets().forEach(t -> byId.put(t.getKind() + "/" + t.getName(), t));
+        /**
+         * A rollout that stopped making progress (crash-looping new pods, ProgressDeadlineExceeded) is a problem to
+         * report, not "rolling out": the size it carries has not taken effect. Where its running pods hold more than
+         * that size, the app may not start with it: say what fixes that.
+         */
+        private static String stalledText(Sized s, Integer applied) {
+            int running = s.state().runningHolds();
+            String field = "spec.targets[" + s.index() + "].minPoolSize";
+            String fix = applied == null || running <= applied ? "" : ". If the app cannot start with a pool of "
+                    + applied + (applied == 1 ? " (one that takes a second connection while it holds one cannot), set "
+                    + field + ": 2" : ", set " + field + " to the smallest pool it starts with (its running pods hold "
+                    + running + ")") + " or give the database more budget";
+            return "pool size " + applied + " has not taken effect: " + s.stalled() + "; its old pods keep their pools"
+                    + fix;
         }
-        return byId;
     }
 }

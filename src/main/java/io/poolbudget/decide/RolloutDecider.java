@@ -70,14 +70,14 @@ public final class RolloutDecider {
     private record Blocker(String id, String text, boolean overPlan) {}
 
     /** {@code pendingSince} is set while a raise is held, to be kept in status. */
-    public record Decision(String id, Action action, Instant pendingSince, String reason) {}
+    public record Verdict(String id, Action action, Instant pendingSince, String reason) {}
 
-    public static List<Decision> decide(List<TargetState> targets, Instant now, Duration window) {
+    public static List<Verdict> decide(List<TargetState> targets, Instant now, Duration window) {
         return decide(targets, List.of(), now, window);
     }
 
     /** {@code otherBlockers}: workloads outside {@code targets} that hold more than planned (a conflict, say). */
-    public static List<Decision> decide(List<TargetState> targets, List<String> otherBlockers, Instant now,
+    public static List<Verdict> decide(List<TargetState> targets, List<String> otherBlockers, Instant now,
                                         Duration window) {
         List<Blocker> blockers = new ArrayList<>();
         otherBlockers.forEach(b -> blockers.add(new Blocker(null, b, true)));
@@ -89,7 +89,7 @@ public final class RolloutDecider {
                         : " (rolling out)"), t.overPlan()));
             }
         }
-        List<Decision> decisions = new ArrayList<>(targets.size());
+        List<Verdict> decisions = new ArrayList<>(targets.size());
         for (TargetState t : targets) {
             // a stalled rollout ends only by a write: its own target never waits for it
             List<Blocker> others = t.stalled() ? blockers.stream().filter(b -> !t.id().equals(b.id())).toList() : blockers;
@@ -98,40 +98,40 @@ public final class RolloutDecider {
         return decisions;
     }
 
-    private static Decision decide(TargetState t, List<Blocker> blockers, Instant now, Duration window) {
+    private static Verdict decide(TargetState t, List<Blocker> blockers, Instant now, Duration window) {
         List<String> all = blockers.stream().map(Blocker::text).toList();
         if (t.shrinking()) {
-            return new Decision(t.id(), Action.APPLY, null, t.applied() == null
+            return new Verdict(t.id(), Action.APPLY, null, t.applied() == null
                     ? t.change() + " applies at once" : "lower size " + t.change() + " applies at once");
         }
         if (t.adopting()) {
-            return all.isEmpty() ? new Decision(t.id(), Action.APPLY, null, t.change() + " applies now")
-                    : new Decision(t.id(), Action.HOLD_FOR_ROLLOUTS, null, t.change() + " waits until these finish "
+            return all.isEmpty() ? new Verdict(t.id(), Action.APPLY, null, t.change() + " applies now")
+                    : new Verdict(t.id(), Action.HOLD_FOR_ROLLOUTS, null, t.change() + " waits until these finish "
                             + "rolling out, since its own rollout adds surge pods: " + list(all));
         }
         if (!t.growing()) {
-            return new Decision(t.id(), Action.NONE, null, "size " + t.desired() + " is in place");
+            return new Verdict(t.id(), Action.NONE, null, "size " + t.desired() + " is in place");
         }
         if (t.returning()) {
             List<String> over = blockers.stream().filter(Blocker::overPlan).map(Blocker::text).toList();
             String back = "raise " + t.change() + " goes back toward the " + t.runningHolds() + " its running pods hold, "
                     + "so it adds no connections, and only a write can end its stalled rollout";
-            return over.isEmpty() ? new Decision(t.id(), Action.APPLY, null, back + ": applies now")
-                    : new Decision(t.id(), Action.HOLD_FOR_ROLLOUTS, null, back + "; it waits until these hold no more "
+            return over.isEmpty() ? new Verdict(t.id(), Action.APPLY, null, back + ": applies now")
+                    : new Verdict(t.id(), Action.HOLD_FOR_ROLLOUTS, null, back + "; it waits until these hold no more "
                             + "than planned: " + list(over));
         }
         Instant since = t.pendingSince() != null ? t.pendingSince() : now;
         Instant until = since.plus(window);
         String raise = t.applied() == null ? t.change() : "raise " + t.change();
         if (now.isBefore(until)) {
-            return new Decision(t.id(), Action.HOLD_FOR_WINDOW, since, raise + " waits for the stabilisation window until "
+            return new Verdict(t.id(), Action.HOLD_FOR_WINDOW, since, raise + " waits for the stabilisation window until "
                     + until);
         }
         if (!all.isEmpty()) {
-            return new Decision(t.id(), Action.HOLD_FOR_ROLLOUTS, since, raise + " waits until these finish rolling out: "
+            return new Verdict(t.id(), Action.HOLD_FOR_ROLLOUTS, since, raise + " waits until these finish rolling out: "
                     + list(all));
         }
-        return new Decision(t.id(), Action.APPLY, null, raise + " applies now");
+        return new Verdict(t.id(), Action.APPLY, null, raise + " applies now");
     }
 
     /** The first few, and how many more: a message must stay short however many targets a policy has. */
@@ -142,7 +142,7 @@ public final class RolloutDecider {
     }
 
     /** When to look again for raises held only by the window; null when none is. */
-    public static Duration nextCheck(List<Decision> decisions, Instant now, Duration window) {
+    public static Duration nextCheck(List<Verdict> decisions, Instant now, Duration window) {
         return decisions.stream().filter(d -> d.action() == Action.HOLD_FOR_WINDOW)
                 .map(d -> Duration.between(now, d.pendingSince().plus(window)))
                 .min(Duration::compareTo).map(d -> d.isNegative() ? Duration.ZERO : d).orElse(null);

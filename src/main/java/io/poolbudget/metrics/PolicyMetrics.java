@@ -1,5 +1,7 @@
 package io.poolbudget.metrics;
 
+import io.poolbudget.memory.PolicyMemory;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -23,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * collector of the Prometheus client under Micrometer's Prometheus registry ({@link StatusCollector}) that builds the
  * samples from the last statuses at scrape time, so they cost nothing between scrapes. Counters stay Micrometer's.
  */
+@jakarta.inject.Singleton
 public final class PolicyMetrics {
     /** Write outcomes, the values of the {@code outcome} label of {@code poolbudget_writes_total}. */
     public enum WriteOutcome { applied, conflict, error }
@@ -32,6 +35,13 @@ public final class PolicyMetrics {
     private final Map<String, Set<Meter>> writeCounters = new ConcurrentHashMap<>();
     private final Counter reconciles;
     private final Counter reconcileErrors;
+
+    /** The operator's: a policy's series go when the policy is forgotten ({@link PolicyMemory#forget}). */
+    @jakarta.inject.Inject
+    public PolicyMetrics(MeterRegistry registry, PolicyMemory memory) {
+        this(registry, Clock.systemUTC());
+        memory.onForget(p -> remove(p.getMetadata().getNamespace(), p.getMetadata().getName()));
+    }
 
     public PolicyMetrics(MeterRegistry registry, Clock clock) {
         this.registry = registry;

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * is rebuilt when its credentials change and closed when its policy goes. Never throws: a database
  * that is down or refuses the login is an {@link Observation} with a {@link Observation.Failure}.
  */
+@jakarta.inject.Singleton
 public final class PostgresReader implements AutoCloseable {
     static final String APPLICATION_NAME = "poolbudget-operator";
     private static final String SETTINGS = "SELECT current_setting('max_connections')::bigint, "
@@ -29,6 +30,20 @@ public final class PostgresReader implements AutoCloseable {
     private record Pool(Credentials credentials, HikariDataSource dataSource) {}
 
     private final Map<String, Pool> pools = new ConcurrentHashMap<>();
+
+    /** A reader of its own (tests, the calibrate command). */
+    public PostgresReader() {}
+
+    /** The operator's: a policy's pool is closed when the policy is forgotten, and every pool on shutdown. */
+    @jakarta.inject.Inject
+    public PostgresReader(io.poolbudget.memory.PolicyMemory memory) {
+        memory.onForget(this::forget);
+    }
+
+    /** The policy's reader: closes its pool (its policy is gone, or observes no longer). */
+    public void forget(io.poolbudget.api.v1alpha1.PoolPolicy policy) {
+        forget(ObservationSource.key(policy));
+    }
 
     public Observation read(String key, Credentials credentials, ObserveGroupBy groupBy) {
         Pool pool = pools.compute(key, (k, old) -> {
@@ -68,6 +83,7 @@ public final class PostgresReader implements AutoCloseable {
         }
     }
 
+    @jakarta.annotation.PreDestroy
     @Override
     public void close() {
         pools.keySet().forEach(this::forget);

@@ -57,14 +57,23 @@ final class Apportionment {
      * must then have a finite max.
      */
     Result apportion(long spare) {
-        int n = cost.length;
         int[] sizes = min.clone();
-        if (n == 0) {
+        if (cost.length == 0) {
             return new Result(sizes, -1, 0, 1);
         }
+        long[] reach = reach();
+        if (reach[0] <= spare) {
+            return new Result(max.clone(), -1, 0, Double.POSITIVE_INFINITY);
+        }
+        double[] bracket = threshold(spare, reach[1]);
+        return fill(spare, bracket[0], bracket[1], sizes);
+    }
+
+    /** {cost of every target at its max (Long.MAX_VALUE: some has none), the largest min or max}. */
+    private long[] reach() {
         long toMax = 0;
         long top = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < cost.length; i++) {
             top = Math.max(top, min[i]);
             if (max[i] == Integer.MAX_VALUE) {
                 if (cost[i] == 0) {
@@ -78,12 +87,15 @@ final class Apportionment {
                 }
             }
         }
-        if (toMax <= spare) {
-            return new Result(max.clone(), -1, 0, Double.POSITIVE_INFINITY);
-        }
-        // Bracket the threshold around the unclamped estimate, then bisect until about BOUNDARY steps
-        // lie between lo and hi; those are then ordered exactly. At `limit` every bounded target is at
-        // its max and every unbounded one has taken more than `spare` steps, so the cost exceeds it.
+        return new long[] {toMax, top};
+    }
+
+    /**
+     * {lo, hi} around the threshold: bracketed around the unclamped estimate, then bisected until about BOUNDARY steps
+     * lie between them; those are then ordered exactly ({@link #fill}). At {@code limit} every bounded target is at
+     * its max and every unbounded one has taken more than {@code spare} steps, so the cost exceeds it.
+     */
+    private double[] threshold(long spare, long top) {
         double limit = (double) top + spare + 2;
         double hi = Math.min(estimate(spare), limit);
         while (costAt(hi, spare) <= spare) {
@@ -110,11 +122,16 @@ final class Apportionment {
                 hi = mid;
             }
         }
+        return new double[] {lo, hi};
+    }
+
+    /** Every step below {@code lo}, then the steps between {@code lo} and {@code hi} in fair order while they fit. */
+    private Result fill(long spare, double lo, double hi, int[] sizes) {
         double below = lo * (1 - MARGIN);
         double above = hi * (1 + MARGIN);
         long used = 0;
         List<long[]> boundary = new ArrayList<>(); // {target, size the step starts from}
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < cost.length; i++) {
             long taken = steps(below, i);
             sizes[i] = (int) (min[i] + taken);
             used += cost[i] * taken;

@@ -1,6 +1,7 @@
 package io.poolbudget.status;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.poolbudget.api.v1alpha1.BudgetStatus;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.DatabaseBudgetStatus;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
@@ -35,7 +36,19 @@ public final class BudgetStatusAggregator {
                     Conditions.REASON_INVALID_SPEC, e.getMessage(), generation, clock)));
             return status;
         }
-        status.setBudget(StatusAggregator.budgetStatus(total));
+        status.setBudget(BudgetStatus.of(total));
+        policies(status, shared, budget);
+        long outside = outside(status, shared, budget);
+        String message = status.getPolicyCount() + " policies draw on " + total.connections()
+                + " connections" + (outside == 0 ? "" : "; " + outside + " of them are held by pods outside its admitted "
+                + "policies (status.outside), so those policies split " + Math.max(0, total.connections() - outside));
+        status.setConditions(List.of(Conditions.carry(previous, Conditions.READY, Conditions.TRUE,
+                outside == 0 ? REASON_SHARED : REASON_HELD_OUTSIDE, message, generation, clock)));
+        return status;
+    }
+
+    /** Each referencing policy's share and use (admitted), or why it is refused; their totals. */
+    private static void policies(DatabaseBudgetStatus status, SharedBudgets shared, DatabaseBudget budget) {
         List<DatabaseBudgetStatus.PolicyShare> rows = new ArrayList<>();
         long allocated = 0;
         long live = 0;
@@ -63,6 +76,10 @@ public final class BudgetStatusAggregator {
         status.setPolicies(rows);
         status.setAllocated(allocated);
         status.setLiveConnections(live);
+    }
+
+    /** What pods outside the budget's admitted policies hold, row by row; the total. */
+    private static long outside(DatabaseBudgetStatus status, SharedBudgets shared, DatabaseBudget budget) {
         long outside = 0;
         for (SharedBudgets.Outside o : shared.outside(budget)) {
             var row = new DatabaseBudgetStatus.HeldOutside();
@@ -76,12 +93,7 @@ public final class BudgetStatusAggregator {
             outside += o.connections();
         }
         status.setHeldOutside(outside);
-        String message = status.getPolicyCount() + " policies draw on " + total.connections()
-                + " connections" + (outside == 0 ? "" : "; " + outside + " of them are held by pods outside its admitted "
-                + "policies (status.outside), so those policies split " + Math.max(0, total.connections() - outside));
-        status.setConditions(List.of(Conditions.carry(previous, Conditions.READY, Conditions.TRUE,
-                outside == 0 ? REASON_SHARED : REASON_HELD_OUTSIDE, message, generation, clock)));
-        return status;
+        return outside;
     }
 
     private static DatabaseBudgetStatus.PolicyShare row(PoolPolicy p) {

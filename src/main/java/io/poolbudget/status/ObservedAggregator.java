@@ -55,9 +55,21 @@ public final class ObservedAggregator {
         }
         conditions.add(Conditions.carry(previous, Conditions.OBSERVATION_FAILING, FALSE, Conditions.REASON_OBSERVING,
                 "pg_stat_activity is read every " + spec.getIntervalSeconds() + " s", generation, clock));
-        Map<String, Long> byClient = new LinkedHashMap<>();
-        Map<String, Long> byTarget = new HashMap<>();
         boolean byAddress = spec.getGroupBy() != ObserveGroupBy.ApplicationName;
+        Map<String, Long> byClient = new LinkedHashMap<>();
+        List<String> suspects = attribute(status, observation, podIps, byAddress, byClient);
+        conditions.add(overBudget(status, observation, instances, byAddress, byClient, suspects, previous, generation,
+                clock));
+    }
+
+    /**
+     * The counts in status.observed, by client and, where clients are told apart by address, by target: each target's
+     * pods' count in its row. Returns the targets whose pods hold more than they declare (does the app read the
+     * variable?).
+     */
+    private static List<String> attribute(PoolPolicyStatus status, Observation observation,
+                                          Map<String, Set<String>> podIps, boolean byAddress, Map<String, Long> byClient) {
+        Map<String, Long> byTarget = new HashMap<>();
         observation.byClient().forEach((client, n) -> {
             String target = byAddress ? owner(client, podIps) : null;
             byClient.merge(target == null ? client : target, n, Long::sum);
@@ -65,9 +77,8 @@ public final class ObservedAggregator {
                 byTarget.merge(target, n, Long::sum);
             }
         });
-        long total = observation.connections();
         var observed = new ObservedStatus();
-        observed.setConnections(total);
+        observed.setConnections(observation.connections());
         observed.setMaxConnections(observation.maxConnections());
         observed.setSuperuserReservedConnections(observation.superuserReserved());
         observed.setClients(top(byClient));
@@ -84,6 +95,14 @@ public final class ObservedAggregator {
                 }
             }
         }
+        return suspects;
+    }
+
+    /** ObservedOverBudget: the server's count against the budget (its share per instance), or its capacity below it. */
+    private static Condition overBudget(PoolPolicyStatus status, Observation observation, int instances,
+                                        boolean byAddress, Map<String, Long> byClient, List<String> suspects,
+                                        List<Condition> previous, long generation, Clock clock) {
+        long total = observation.connections();
         long budget = Math.floorDiv(status.getBudget().getConnections() + instances - 1, instances);
         String budgetText = instances == 1 ? "the budget of " + budget : "the budget of " + budget + " per instance ("
                 + status.getBudget().getConnections() + " over " + instances + " instances)";
@@ -91,21 +110,19 @@ public final class ObservedAggregator {
         String others = byAddress ? byClient.entrySet().stream().filter(e -> !e.getKey().contains("/"))
                 .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")) : "";
         if (capacity < budget) {
-            conditions.add(Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, TRUE,
+            return Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, TRUE,
                     Conditions.REASON_CAPACITY_BELOW_BUDGET, "max_connections " + observation.maxConnections()
                             + " − superuser_reserved_connections " + observation.superuserReserved() + " = " + capacity
                             + " is below " + budgetText + ": set database.maxConnections: "
-                            + observation.maxConnections() + " in the policy, or raise max_connections", generation, clock));
+                            + observation.maxConnections() + " in the policy, or raise max_connections", generation, clock);
         } else if (total > budget) {
-            conditions.add(Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, TRUE,
+            return Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, TRUE,
                     Conditions.REASON_CONNECTIONS_OVER_BUDGET, "PostgreSQL holds " + total + " client connections, above "
                             + budgetText + (suspects.isEmpty() ? "" : "; " + String.join("; ", suspects))
-                            + (others.isEmpty() ? "" : "; not from a target: " + others), generation, clock));
-        } else {
-            conditions.add(Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, FALSE,
-                    Conditions.REASON_WITHIN_BUDGET, "PostgreSQL holds " + total + " client connections, within "
-                            + budgetText, generation, clock));
+                            + (others.isEmpty() ? "" : "; not from a target: " + others), generation, clock);
         }
+        return Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, FALSE, Conditions.REASON_WITHIN_BUDGET,
+                "PostgreSQL holds " + total + " client connections, within " + budgetText, generation, clock);
     }
 
     /** The target whose pod has this address, as Kind/name; null if none. */

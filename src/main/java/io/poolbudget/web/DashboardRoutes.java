@@ -1,5 +1,7 @@
 package io.poolbudget.web;
 
+import io.poolbudget.config.OperatorConfig;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.http.HttpMethod;
@@ -8,7 +10,6 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The read-only dashboard on the operator's HTTP port: the page and its assets under /dashboard/
@@ -24,10 +25,9 @@ public class DashboardRoutes {
     private final DashboardSource source;
     private final Duration window;
 
-    DashboardRoutes(DashboardSource source,
-                    @ConfigProperty(name = "poolbudget.stabilization-window", defaultValue = "PT3M") Duration window) {
+    DashboardRoutes(DashboardSource source, OperatorConfig config) {
         this.source = source;
-        this.window = window;
+        this.window = config.stabilizationWindow();
     }
 
     void routes(@Observes Router router) {

@@ -1,5 +1,7 @@
 package io.poolbudget.web;
 
+import io.poolbudget.config.OperatorConfig;
+
 import io.poolbudget.config.LeaderElection;
 
 import io.fabric8.kubernetes.api.model.Event;
@@ -17,7 +19,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
 import java.util.List;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The dashboard's own read-only caches: PoolPolicies and the Events about them, in the namespaces
@@ -39,14 +40,12 @@ public class DashboardSource {
     private volatile List<SharedIndexInformer<PoolPolicy>> policies = List.of();
     private final List<SharedIndexInformer<Event>> events = new ArrayList<>();
 
-    DashboardSource(KubernetesClient client, SharedCaches caches, Vertx vertx,
-                    @ConfigProperty(name = "poolbudget.dashboard.enabled", defaultValue = "true") boolean enabled,
-                    @ConfigProperty(name = WatchedNamespaces.PROPERTY, defaultValue = Constants.WATCH_ALL_NAMESPACES) String namespaces) {
+    DashboardSource(KubernetesClient client, SharedCaches caches, Vertx vertx, OperatorConfig config) {
         this.client = client;
         this.caches = caches;
         this.vertx = vertx;
-        this.enabled = enabled;
-        this.namespaces = WatchedNamespaces.of(namespaces);
+        this.enabled = config.dashboard().enabled();
+        this.namespaces = WatchedNamespaces.configured();
     }
 
     public boolean enabled() {

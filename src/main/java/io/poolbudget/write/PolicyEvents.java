@@ -1,8 +1,12 @@
 package io.poolbudget.write;
 
-import io.poolbudget.decide.PolicyPass;
+import io.poolbudget.decide.PassResult;
+import io.poolbudget.decide.TargetOutcome;
+import io.poolbudget.memory.PolicyMemory;
 import io.poolbudget.status.Conditions;
-import io.poolbudget.status.StatusAggregator;
+import io.poolbudget.status.Holding;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.EventBuilder;
@@ -15,8 +19,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.Objects;
@@ -27,8 +29,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Kubernetes Events on a PoolPolicy: one for every size the operator wrote, and one for every
- * problem when it appears or changes (not on every pass, so a standing problem does not spam).
+ * problem when it appears or changes (not on every pass, so a standing problem does not spam). What it last
+ * reported of each policy it keeps in the {@link PolicyMemory}; its sender thread is its own, stopped on shutdown.
  */
+@Singleton
 public final class PolicyEvents {
     private static final Logger LOG = Logger.getLogger(PolicyEvents.class);
     /** The events' source component. */
@@ -40,7 +44,7 @@ public final class PolicyEvents {
     public static final int WRITES_ONE_BY_ONE = 10;
 
     private final KubernetesClient client;
-    private final Map<String, List<Condition>> reported = new ConcurrentHashMap<>();
+    private final PolicyMemory memory;
 
     /**
      * Events are sent from one thread of their own, as client-go's recorder sends them: a pass does not wait for them
@@ -57,12 +61,19 @@ public final class PolicyEvents {
             }, new ThreadPoolExecutor.CallerRunsPolicy());
     public static final int QUEUED = 1000;
 
-    public PolicyEvents(KubernetesClient client) {
+    public PolicyEvents(KubernetesClient client, PolicyMemory memory) {
         this.client = client;
+        this.memory = memory;
     }
 
-    public void record(PoolPolicy policy, PolicyPass.Result result, PoolPolicyStatus status) {
-        var written = result.targets().stream().filter(PolicyPass.TargetOutcome::wrote).toList();
+    @PreDestroy
+    void stop() {
+        sender.shutdown();
+    }
+
+    /** The Events a pass's result and the status built from it call for; the status's conditions are now reported. */
+    public void record(PoolPolicy policy, PassResult result, PoolPolicyStatus status) {
+        var written = result.targets().stream().filter(TargetOutcome::wrote).toList();
         if (written.size() <= WRITES_ONE_BY_ONE) {
             written.forEach(t -> normal(policy, APPLIED, t.kind() + "/" + t.name() + ": pool size "
                     + t.allocation().poolSize() + " (" + t.message() + ")"));
@@ -73,11 +84,26 @@ public final class PolicyEvents {
         }
         // The conditions last reported for this policy: the informer's copy of its status can lag our own patch by a
         // pass, and an Event must not be repeated because of that.
-        List<Condition> before = reported.getOrDefault(policy.getMetadata().getUid(),
-                policy.getStatus() == null ? List.of() : policy.getStatus().getConditions());
-        reported.put(policy.getMetadata().getUid(), List.copyOf(status.getConditions()));
+        List<Condition> before = memory.lastReported(policy);
+        before = before == null ? List.of() : before;
+        memory.of(policy).reported(status.getConditions());
+        problems(policy, before, status.getConditions());
+        boolean wasLiveOver = before.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
+                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
+        boolean isLiveOver = status.getConditions().stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
+                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
+        if (wasLiveOver && !isLiveOver && status.getBudget() != null) {   // not when the policy stopped planning
+            // the count status shows, in the words status uses for it
+            normal(policy, LIVE_WITHIN_BUDGET, Holding.words(status.getLiveConnections(), result.atDefaultConnections(),
+                    0, " of " + status.getBudget().getConnections() + " connections now", null)
+                    + ": within the budget again");
+        }
+    }
+
+    /** One Warning for each problem condition that appears or changes (by reason, for the counts that move). */
+    private void problems(PoolPolicy policy, List<Condition> before, List<Condition> now) {
         Set<String> reasons = new HashSet<>();
-        for (Condition c : status.getConditions()) {
+        for (Condition c : now) {
             boolean problem = Conditions.READY.equals(c.getType()) ? Conditions.FALSE.equals(c.getStatus())
                     : !Conditions.ROLLOUT_IN_PROGRESS.equals(c.getType()) && Conditions.TRUE.equals(c.getStatus());
             // A live over-budget moment's message moves with every pod: one Event when it starts, one when it ends.
@@ -91,39 +117,18 @@ public final class PolicyEvents {
                 emit(policy, "Warning", c.getReason(), c.getMessage());
             }
         }
-        boolean wasLiveOver = before.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
-                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
-        boolean isLiveOver = status.getConditions().stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
-                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
-        if (wasLiveOver && !isLiveOver && status.getBudget() != null) {   // not when the policy stopped planning
-            // the count status shows, in the words status uses for it
-            normal(policy, LIVE_WITHIN_BUDGET, StatusAggregator.held(status.getLiveConnections(),
-                    result.atDefaultConnections(), 0, " of " + status.getBudget().getConnections() + " connections now",
-                    null) + ": within the budget again");
-        }
     }
 
     /** A failed pass: one Warning when its message first appears (not on every retry). */
     public void reportFailure(PoolPolicy policy, List<Condition> conditions) {
-        List<Condition> before = lastReported(policy);
+        List<Condition> before = memory.lastReported(policy);
         Condition ready = conditions.stream().filter(c -> Conditions.READY.equals(c.getType())).findFirst().orElseThrow();
         boolean same = before != null && before.stream().anyMatch(b -> Conditions.READY.equals(b.getType())
                 && Objects.equals(b.getReason(), ready.getReason()) && Objects.equals(b.getMessage(), ready.getMessage()));
-        reported.put(policy.getMetadata().getUid(), List.copyOf(conditions));
+        memory.of(policy).reported(conditions);
         if (!same) {
             emit(policy, "Warning", ready.getReason(), ready.getMessage());
         }
-    }
-
-    /** The conditions this process last reported for the policy, else those of its cached status (null: none). */
-    public List<Condition> lastReported(PoolPolicy policy) {
-        List<Condition> mine = reported.get(policy.getMetadata().getUid());
-        return mine != null ? mine : policy.getStatus() == null ? null : policy.getStatus().getConditions();
-    }
-
-    /** The policy is gone: forget what was reported for it. */
-    public void forget(PoolPolicy policy) {
-        reported.remove(policy.getMetadata().getUid());
     }
 
     public void normal(PoolPolicy policy, String reason, String message) {

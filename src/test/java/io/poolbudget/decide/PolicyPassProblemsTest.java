@@ -13,7 +13,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import io.poolbudget.decide.PolicyPass.State;
+import io.poolbudget.decide.TargetOutcome.State;
 import io.poolbudget.decide.PolicyPassTest.RecordingWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,15 +29,15 @@ class PolicyPassProblemsTest {
     private static final Instant NOW = Instant.parse("2026-01-01T10:00:00Z");
     private static final String SPEC = PolicyPassTest.SPEC;
 
-    private static PolicyPass.Result run(PoolPolicy p, ClusterView view, RecordingWriter writer) {
-        return PolicyPass.run(p, view, List.of(p), writer, NOW, Duration.ofMinutes(3));
+    private static PassResult run(PoolPolicy p, ClusterView view, RecordingWriter writer) {
+        return Passes.run(p, view, List.of(p), writer, NOW, Duration.ofMinutes(3));
     }
 
-    private static PolicyPass.Result run(PoolPolicy p, ClusterView view) {
+    private static PassResult run(PoolPolicy p, ClusterView view) {
         return run(p, view, new RecordingWriter());
     }
 
-    private static io.poolbudget.api.v1alpha1.PoolPolicyStatus status(PoolPolicy p, PolicyPass.Result r) {
+    private static io.poolbudget.api.v1alpha1.PoolPolicyStatus status(PoolPolicy p, PassResult r) {
         return new StatusAggregator(Clock.fixed(NOW, ZoneOffset.UTC)).status(p, r);
     }
 
@@ -113,28 +113,30 @@ class PolicyPassProblemsTest {
             @Override public Instant instant() { return clock.get(); }
         }, Duration.ofSeconds(15));
         var p = policy("db", SPEC);
-        var first = aggregator.status(p, run(p, view));
-        assertThat(condition(first, "Oversubscribed")).startsWith("False/WithinBudget: 16 of 16 connections allocated; "
-                + "the pods may open 22 now by their specs (10 of them at the app's default pool, for pods the operator "
-                + "has not sized yet: what those may open, not what they hold), more than the budget since "
+        var first = aggregator.build(p, run(p, view), null, null, null);
+        assertThat(condition(first.status(), "Oversubscribed")).startsWith("False/WithinBudget: 16 of 16 connections "
+                + "allocated; the pods may open 22 now by their specs (10 of them at the app's default pool, for pods the "
+                + "operator has not sized yet: what those may open, not what they hold), more than the budget since "
                 + "2026-01-01T10:00:00Z (reported if it lasts 15 s");
-        assertThat(condition(first, "Ready")).startsWith("True/Reconciled");
-        assertThat(aggregator.recheck(p)).isEqualTo(Duration.ofSeconds(15));
+        assertThat(condition(first.status(), "Ready")).startsWith("True/Reconciled");
+        assertThat(aggregator.recheck(first.overSince())).isEqualTo(Duration.ofSeconds(15));
 
         clock.set(NOW.plusSeconds(15));
-        var lasting = aggregator.status(p, run(p, view), first.getConditions());
-        assertThat(condition(lasting, "Oversubscribed")).startsWith("True/LiveOverBudget: the pods may open 22 of 16");
-        assertThat(aggregator.recheck(p)).isNull();
+        var lasting = aggregator.build(p, run(p, view), first.status().getConditions(), first.overSince(), null);
+        assertThat(condition(lasting.status(), "Oversubscribed")).startsWith("True/LiveOverBudget: the pods may open 22 "
+                + "of 16");
+        assertThat(aggregator.recheck(lasting.overSince())).isNull();
 
         // gone below, then above again: a new moment waits out the grace again
         clock.set(NOW.plusSeconds(20));
         var within = new ClusterView(List.of(web(4)), List.of(), List.of(), List.of(pod("web-1", 4, false),
                 pod("web-2", 4, false)), List.of());
-        var below = aggregator.status(p, run(p, within), lasting.getConditions());
-        assertThat(condition(below, "Oversubscribed")).startsWith("False/WithinBudget");
+        var below = aggregator.build(p, run(p, within), lasting.status().getConditions(), lasting.overSince(), null);
+        assertThat(condition(below.status(), "Oversubscribed")).startsWith("False/WithinBudget");
+        assertThat(below.overSince()).isNull();
         clock.set(NOW.plusSeconds(21));
-        assertThat(condition(aggregator.status(p, run(p, view), below.getConditions()), "Oversubscribed"))
-                .startsWith("False/WithinBudget");
+        assertThat(condition(aggregator.build(p, run(p, view), below.status().getConditions(), below.overSince(), null)
+                .status(), "Oversubscribed")).startsWith("False/WithinBudget");
     }
 
     /** web at pool size 4 in a template the operator sized, its status counting {@code replicas}, {@code updated} current. */
@@ -291,9 +293,9 @@ class PolicyPassProblemsTest {
         api.getSpec().getSelector().setMatchLabels(Map.of("app", "api"));
         var spec = SPEC.replace("cores: 8", "cores: 12").replace("[{name: web}]", "[{name: web}, {name: api}]");
         var other = policy("other", SPEC);
-        var result = PolicyPass.run(policy("db", spec), view(web(10), api), List.of(other), new RecordingWriter(), NOW,
+        var result = Passes.run(policy("db", spec), view(web(10), api), List.of(other), new RecordingWriter(), NOW,
                 Duration.ZERO);
-        assertThat(result.targets()).extracting(PolicyPass.TargetOutcome::state).containsExactly(State.Conflict, State.Pending);
+        assertThat(result.targets()).extracting(TargetOutcome::state).containsExactly(State.Conflict, State.Pending);
         assertThat(result.targets().get(1).message()).endsWith("Deployment/web (holds 10 per pod, cannot be lowered: Conflict)");
     }
 
@@ -307,7 +309,7 @@ class PolicyPassProblemsTest {
         }
         var p = policy("db", SPEC.replace("cores: 8", "cores: 20000")
                 .replace("[{name: web}]", "[{selector: {matchLabels: {tier: web}}}]"));
-        var result = PolicyPass.run(p, new ClusterView(many, List.of(), List.of(), List.of(), List.of()), List.of(p),
+        var result = Passes.run(p, new ClusterView(many, List.of(), List.of(), List.of(), List.of()), List.of(p),
                 new RecordingWriter(), NOW, Duration.ofMinutes(3));
         var s = status(p, result);
         int bytes = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsBytes(s).length;

@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import io.poolbudget.decide.PolicyPass.State;
+import io.poolbudget.decide.TargetOutcome.State;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -77,10 +77,10 @@ public class PolicyPassTest {
             targets: [{name: web}]
             """;
 
-    private static PolicyPass.Result run(PoolPolicy p, ClusterView view, RecordingWriter writer, PoolPolicy... others) {
+    private static PassResult run(PoolPolicy p, ClusterView view, RecordingWriter writer, PoolPolicy... others) {
         var neighbours = new ArrayList<>(List.of(others));
         neighbours.add(p);
-        return PolicyPass.run(p, view, neighbours, writer, NOW, Duration.ofMinutes(3));
+        return Passes.run(p, view, neighbours, writer, NOW, Duration.ofMinutes(3));
     }
 
     @Test
@@ -150,8 +150,8 @@ public class PolicyPassTest {
                 """);
         var view = view(web(null));
         var writer = new RecordingWriter();
-        var first = PolicyPass.run(primary, view, List.of(primary, replica), writer, NOW, Duration.ofMinutes(3));
-        var second = PolicyPass.run(replica, view, List.of(primary, replica), writer, NOW, Duration.ofMinutes(3));
+        var first = Passes.run(primary, view, List.of(primary, replica), writer, NOW, Duration.ofMinutes(3));
+        var second = Passes.run(replica, view, List.of(primary, replica), writer, NOW, Duration.ofMinutes(3));
         assertThat(first.targets().get(0).state()).isEqualTo(State.Rolling);
         assertThat(second.targets().get(0).state()).isEqualTo(State.Rolling);
         assertThat(writer.log).containsExactly("apply Deployment/web as poolbudget/primary",
@@ -206,7 +206,7 @@ public class PolicyPassTest {
     void aMissingWorkloadIsReportedAndTheOthersAreStillSized() {
         var writer = new RecordingWriter();
         var result = run(policy("db", SPEC.replace("[{name: web}]", "[{name: web}, {name: ghost}]")), view(web(null)), writer);
-        assertThat(result.targets()).extracting(PolicyPass.TargetOutcome::state).containsExactly(State.Rolling, State.NotFound);
+        assertThat(result.targets()).extracting(TargetOutcome::state).containsExactly(State.Rolling, State.NotFound);
         assertThat(result.targets().get(1).message()).isEqualTo(
                 "Deployment/ghost does not exist in this namespace (named by spec.targets[1].name)");
     }

@@ -74,7 +74,7 @@ class ProblemReasonsTest {
     private static List<Condition> problems(PoolPolicy p, ClusterView view, PoolPolicy... others) {
         var neighbours = new ArrayList<>(List.of(others));
         neighbours.add(p);
-        var result = PolicyPass.run(p, view, neighbours, new PolicyPassTest.RecordingWriter(), NOW, Duration.ofMinutes(3));
+        var result = Passes.run(p, view, neighbours, new PolicyPassTest.RecordingWriter(), NOW, Duration.ofMinutes(3));
         PoolPolicyStatus status = new StatusAggregator(Clock.fixed(NOW, ZoneOffset.UTC)).status(p, result);
         return status.getConditions().stream().filter(c -> Conditions.READY.equals(c.getType())
                 ? Conditions.FALSE.equals(c.getStatus())

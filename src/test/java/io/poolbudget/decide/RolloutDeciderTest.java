@@ -6,7 +6,7 @@ import static io.poolbudget.decide.RolloutDecider.Action.HOLD_FOR_WINDOW;
 import static io.poolbudget.decide.RolloutDecider.Action.NONE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.poolbudget.decide.RolloutDecider.Decision;
+import io.poolbudget.decide.RolloutDecider.Verdict;
 import io.poolbudget.decide.RolloutDecider.TargetState;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,8 +22,8 @@ class RolloutDeciderTest {
         return new TargetState(id, desired, applied, rolledOut, since, 10);
     }
 
-    private static List<RolloutDecider.Action> actions(List<Decision> decisions) {
-        return decisions.stream().map(Decision::action).toList();
+    private static List<RolloutDecider.Action> actions(List<Verdict> decisions) {
+        return decisions.stream().map(Verdict::action).toList();
     }
 
     @Test

@@ -60,7 +60,7 @@ class RolloutOverlapTest {
     }
 
     private static PoolPolicyStatus pass(PoolPolicy p, ClusterView v) {
-        var result = PolicyPass.run(p, v, List.of(p), new PolicyPassTest.RecordingWriter(), NOW, Duration.ofMinutes(3));
+        var result = Passes.run(p, v, List.of(p), new PolicyPassTest.RecordingWriter(), NOW, Duration.ofMinutes(3));
         return new StatusAggregator(Clock.fixed(NOW, ZoneOffset.UTC)).status(p, result);
     }
 

@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import io.poolbudget.decide.PolicyPass.State;
+import io.poolbudget.decide.TargetOutcome.State;
 import io.poolbudget.decide.PolicyPassTest.RecordingWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,7 +70,7 @@ class StalledRaiseTest {
         return pod;
     }
 
-    private static PolicyPass.Result run(int budget, RecordingWriter writer, Instant pendingSince) {
+    private static PassResult run(int budget, RecordingWriter writer, Instant pendingSince) {
         var p = policy("db", SPEC.formatted(budget));
         if (pendingSince != null) {
             var status = new io.poolbudget.api.v1alpha1.PoolPolicyStatus();
@@ -81,7 +81,7 @@ class StalledRaiseTest {
             status.setTargets(List.of(t));
             p.setStatus(status);
         }
-        return PolicyPass.run(p, stalledAtOne(), List.of(p), writer, NOW, WINDOW);
+        return Passes.run(p, stalledAtOne(), List.of(p), writer, NOW, WINDOW);
     }
 
     @Test

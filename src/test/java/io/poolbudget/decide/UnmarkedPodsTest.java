@@ -64,7 +64,7 @@ class UnmarkedPodsTest {
 
     private final SettledWorkloads memory = new SettledWorkloads();
 
-    private ClusterView.Live live(Instant at, Deployment web, Pod... pods) {
+    private PodCounts.Live live(Instant at, Deployment web, Pod... pods) {
         var view = new ClusterView(List.of(web), List.of(), List.of(), List.of(pods), List.of(), memory, at);
         return view.live(Workloads.of(web, List.of()), OWNER, HIKARI, List.of("app"));
     }
@@ -133,7 +133,7 @@ class UnmarkedPodsTest {
         live(NOW, web(4, 1, null), sized("web-new-1"));
         var view = new ClusterView(List.of(web(3, 1, null)), List.of(), List.of(), List.of(sized("web-new-1")), List.of(),
                 memory, NOW);
-        var result = PolicyPass.run(p, view, List.of(p), new PolicyPassTest.RecordingWriter(), NOW, Duration.ZERO);
+        var result = Passes.run(p, view, List.of(p), new PolicyPassTest.RecordingWriter(), NOW, Duration.ZERO);
         assertThat(result.liveConnections()).isEqualTo(20 + 4);
         assertThat(result.departingConnections()).isEqualTo(10);
         // 24 of 16 by what the operator sees, so over the budget either way

@@ -164,7 +164,7 @@ class ChartIT {
                     .filter(r -> r.path("resources").toString().contains("\"events\"")).findFirst().orElseThrow();
             assertThat(events.path("verbs").toString()).isEqualTo(on ? "[\"create\",\"list\",\"watch\"]" : "[\"create\"]");
             assertThat(deployment(docs).path("spec").path("template").toString())
-                    .contains("{\"name\":\"POOLBUDGET_DASHBOARD\",\"value\":\"" + on + "\"}");
+                    .contains("{\"name\":\"POOLBUDGET_DASHBOARD_ENABLED\",\"value\":\"" + on + "\"}");
         }
     }
 

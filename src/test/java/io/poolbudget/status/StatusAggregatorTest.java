@@ -1,5 +1,7 @@
 package io.poolbudget.status;
 
+import io.poolbudget.decide.PassResult;
+
 import io.poolbudget.decide.PolicyPass;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,8 +31,8 @@ class StatusAggregatorTest {
         return new StatusAggregator(Clock.fixed(t, ZoneOffset.UTC));
     }
 
-    private static PolicyPass.Result invalid() {
-        return PolicyPass.Result.invalid(new InvalidPolicyException("spec.database.cores", "must be at least 1, got 0"));
+    private static PassResult invalid() {
+        return PassResult.invalid(new InvalidPolicyException("spec.database.cores", "must be at least 1, got 0"));
     }
 
     @Test

@@ -24,7 +24,7 @@ class PolicyEventsShutdownTest {
                 .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").withRequestRetryBackoffLimit(0).build())
                 .build();
         client.close();
-        var events = new PolicyEvents(client);
+        var events = new PolicyEvents(client, new io.poolbudget.memory.PolicyMemory());
         List<Throwable> uncaught = new CopyOnWriteArrayList<>();
         Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> uncaught.add(e));

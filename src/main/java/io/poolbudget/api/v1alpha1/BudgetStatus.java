@@ -21,6 +21,17 @@ public class BudgetStatus {
         this.explanation = explanation;
     }
 
+    /** A budget as status shows it, a PoolPolicy's and a DatabaseBudget's alike. */
+    public static BudgetStatus of(io.poolbudget.sizing.Budget budget) {
+        String term = switch (budget.term()) {
+            case FORMULA -> "Formula";
+            case EXPLICIT -> "Explicit";
+            case MAX_CONNECTIONS -> "MaxConnections";
+            case SHARE -> "Share";
+        };
+        return new BudgetStatus(budget.connections(), term, budget.explanation());
+    }
+
     public Long getConnections() { return connections; }
     public void setConnections(Long connections) { this.connections = connections; }
     public String getTerm() { return term; }

@@ -1,0 +1,89 @@
+package io.poolbudget.cache;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.poolbudget.api.v1alpha1.DatabaseBudget;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.decide.ClusterView;
+import io.poolbudget.decide.PassResult;
+import io.poolbudget.memory.SettledWorkloads;
+import io.poolbudget.observe.Observation;
+import io.poolbudget.planning.BudgetHoldings;
+import io.poolbudget.planning.SharedBudgets;
+import io.poolbudget.status.StatusAggregator;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * What a pass over one PoolPolicy reads, all of it from the informer caches: its namespace as a {@link ClusterView},
+ * the other policies of the namespace (claims), the DatabaseBudgets it may draw on, and the database's last reading.
+ * Nothing here calls the API server, but to read a workload whole that a policy has just started to read
+ * ({@link WorkloadInterest}).
+ */
+public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedBudgets shared,
+                          Observation observation) {
+
+    /** {@code sharedBudgets}: this installation reads DatabaseBudgets. */
+    public static PolicyReads of(PoolPolicy policy, Context<PoolPolicy> context, NamespacePolicies policies,
+                                 SettledWorkloads settled, boolean sharedBudgets, Instant now) {
+        var neighbours = policies.in(context.getPrimaryCache(), policy.getMetadata().getNamespace()).toList();
+        // a shared budget's view spans every namespace: built only for a policy that draws on one
+        var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? sharedBudgets(context) : null;
+        return new PolicyReads(view(context, settled, neighbours, now), neighbours, shared,
+                context.getSecondaryResource(Observation.class).orElse(null));
+    }
+
+    /**
+     * The policy's namespace, read from the informer caches directly rather than through JOSDK's secondary-resource
+     * index: that index links a resource to the policies that existed when the resource last changed, so an HPA
+     * created before its policy would be missed.
+     */
+    public static ClusterView view(Context<PoolPolicy> context, SettledWorkloads settled, List<PoolPolicy> neighbours,
+                                   Instant now) {
+        String ns = context.getPrimaryResource().getMetadata().getNamespace();
+        // the policy and its neighbours, whose targets a pass reads too (claims): each of their workloads whole
+        List<PoolPolicy> readers = Stream.concat(Stream.of(context.getPrimaryResource()), neighbours.stream()).toList();
+        List<Deployment> deployments = InformerCaches.workloads(context, Deployment.class, ns, readers);
+        List<StatefulSet> statefulSets = InformerCaches.workloads(context, StatefulSet.class, ns, readers);
+        settled.retain(ns, Stream.concat(deployments.stream(), statefulSets.stream())
+                .map(o -> o.getMetadata().getUid()).filter(Objects::nonNull).toList());
+        return new ClusterView(deployments, statefulSets, InformerCaches.cached(context, HorizontalPodAutoscaler.class, ns),
+                // pods and ConfigMaps: only those this policy sized
+                context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class), settled, now);
+    }
+
+    /**
+     * Every DatabaseBudget, namespace, policy and sized pod as cached: the shares, what pods outside a budget's
+     * admitted policies hold, and what a raise waits for.
+     */
+    public static SharedBudgets sharedBudgets(Context<PoolPolicy> context) {
+        var policies = context.getPrimaryCache().list().toList();
+        return new SharedBudgets(InformerCaches.cached(context, DatabaseBudget.class, null),
+                InformerCaches.cached(context, Namespace.class, null), policies,
+                BudgetHoldings.of(InformerCaches.sizedPods(context), policies));
+    }
+
+    /** What the database reported, for the status built from {@code result}; null without spec.database.observe. */
+    public StatusAggregator.Observed observed(PoolPolicy policy, PassResult result) {
+        var spec = policy.getSpec() == null || policy.getSpec().getDatabase() == null ? null
+                : policy.getSpec().getDatabase().getObserve();
+        if (spec == null) {
+            return null;
+        }
+        Map<String, Set<String>> podIps = new HashMap<>();
+        result.targets().stream().filter(t -> t.workload() != null)
+                .forEach(t -> podIps.put(t.kind() + "/" + t.name(), view.podIps(t.workload())));
+        Integer instances = policy.getSpec().getDatabase().getInstances();
+        return new StatusAggregator.Observed(spec, observation, podIps, instances == null ? 1 : instances);
+    }
+}

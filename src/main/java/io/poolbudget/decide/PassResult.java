@@ -1,0 +1,37 @@
+package io.poolbudget.decide;
+
+import io.poolbudget.planning.InvalidPolicyException;
+import io.poolbudget.planning.PolicyPlanner.PolicyPlan;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.ToLongFunction;
+
+/**
+ * What a pass made of a policy, for its status: the plan, every target's outcome, and when to look again. {@code
+ * invalid} is set, and the rest empty, when the spec cannot be planned.
+ */
+public record PassResult(PolicyPlan plan, InvalidPolicyException invalid, List<TargetOutcome> targets, Duration requeue) {
+
+    public static PassResult invalid(InvalidPolicyException e) {
+        return new PassResult(null, e, List.of(), null);
+    }
+
+    /** Connections the targets' pods hold now, by their own specs, terminating pods included. */
+    public long liveConnections() {
+        return sum(TargetOutcome.Held::connections);
+    }
+
+    /** Of {@link #liveConnections}, those counted at the app's default: what pods not yet sized may open. */
+    public long atDefaultConnections() {
+        return sum(TargetOutcome.Held::atDefault);
+    }
+
+    /** Connections pods the operator did not size may still hold while they shut down (not in the others). */
+    public long departingConnections() {
+        return sum(TargetOutcome.Held::departing);
+    }
+
+    private long sum(ToLongFunction<TargetOutcome.Held> part) {
+        return targets.stream().filter(t -> t.held() != null).mapToLong(t -> part.applyAsLong(t.held())).sum();
+    }
+}

@@ -1,0 +1,44 @@
+package io.poolbudget.decide;
+
+import io.poolbudget.planning.Workload;
+import io.poolbudget.sizing.TargetAllocation;
+import java.time.Instant;
+
+/**
+ * What one pass makes of one target: its state and why, the size its template carries, and what its pods hold.
+ * {@code allocation} and {@code workload} are null for a target that resolved to nothing; {@code held} is null when
+ * the workload does not exist.
+ */
+public record TargetOutcome(String kind, String name, Workload workload, TargetAllocation allocation, Integer applied,
+                            State state, String message, Instant pendingSince, boolean wrote, Held held) {
+
+    /** A target's state, as status.targets[].state says it. */
+    public enum State { Applied, Rolling, Stalled, Paused, Pending, DryRun, Conflict, NotFound, Invalid }
+
+    /**
+     * What a target's pods hold now, in connections, by their own specs, terminating pods included: {@code connections}
+     * in all; {@code atDefault} of them counted at the app's default for pods that carry no size (what such a pod may
+     * open, not what it holds); {@code departing}, not among them, pods the operator did not size that left the
+     * workload's count and may still hold theirs (see {@link PodCounts.Live}).
+     */
+    public record Held(long connections, long atDefault, long departing) {
+        public static Held of(PodCounts.Live live, int poolsPerPod) {
+            return new Held(live.connections(poolsPerPod), live.atDefault() * poolsPerPod, live.departing() * poolsPerPod);
+        }
+    }
+
+    /** A target named by the spec that resolved to nothing. */
+    public static TargetOutcome missing(String kind, String name, String problem) {
+        return new TargetOutcome(kind, name, null, null, null, State.NotFound, problem, null, false, null);
+    }
+
+    /** Connections the pods hold now; null when the workload does not exist. */
+    public Long live() {
+        return held == null ? null : held.connections();
+    }
+
+    /** The same target in another state. */
+    public TargetOutcome with(Integer applied, State state, String message, Instant pendingSince, boolean wrote) {
+        return new TargetOutcome(kind, name, workload, allocation, applied, state, message, pendingSince, wrote, held);
+    }
+}

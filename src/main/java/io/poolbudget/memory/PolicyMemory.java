@@ -1,0 +1,86 @@
+package io.poolbudget.memory;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.poolbudget.api.v1alpha1.PoolPolicy;
+import jakarta.inject.Singleton;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * What this operator process remembers between passes: of each PoolPolicy, keyed by its uid ({@link Entry}), and of
+ * the workloads ({@link SettledWorkloads}). It is lost with the process, and nothing in it is needed to decide
+ * correctly: a restarted operator reads what it must from the cluster and the policies' statuses. A policy that goes
+ * is forgotten by one call, {@link #forget}, which also tells the components that keep something of it outside (its
+ * metric series, its database reader's connection).
+ */
+@Singleton
+public final class PolicyMemory {
+    /** One policy's memory. */
+    public static final class Entry {
+        private volatile List<Condition> reported;
+        private volatile Instant overSince;
+
+        /**
+         * The conditions this process last reported for the policy, null before it reported any: the informer's copy of
+         * the status can lag the process's own write by a pass, and a stale copy must not end a condition that lasts
+         * nor repeat an Event.
+         */
+        public List<Condition> reported() { return reported; }
+
+        public void reported(List<Condition> conditions) { reported = conditions == null ? null : List.copyOf(conditions); }
+
+        /** Since when the policy's pods have declared more connections than its budget; null while they do not. */
+        public Instant overSince() { return overSince; }
+
+        public void overSince(Instant since) { overSince = since; }
+    }
+
+    private final Map<String, Entry> policies = new ConcurrentHashMap<>();
+    private final SettledWorkloads workloads = new SettledWorkloads();
+    private final List<Consumer<PoolPolicy>> forgetting = new CopyOnWriteArrayList<>();
+
+    /** The policy's memory, made empty the first time it is asked for. */
+    public Entry of(PoolPolicy policy) {
+        return policies.computeIfAbsent(key(policy), k -> new Entry());
+    }
+
+    /** The policy's memory if there is any, else null (it reads nothing into being). */
+    public Entry peek(PoolPolicy policy) {
+        return policies.get(key(policy));
+    }
+
+    /**
+     * The conditions this process last reported for the policy, else those of its cached status (null: none): the
+     * conditions a status or an Event is built against.
+     */
+    public List<Condition> lastReported(PoolPolicy policy) {
+        Entry e = peek(policy);
+        List<Condition> mine = e == null ? null : e.reported();
+        return mine != null ? mine : policy.getStatus() == null ? null : policy.getStatus().getConditions();
+    }
+
+    /** What this process knows of the workloads' pods. */
+    public SettledWorkloads workloads() {
+        return workloads;
+    }
+
+    /** {@code forget} is told of every policy forgotten from now on. */
+    public void onForget(Consumer<PoolPolicy> forget) {
+        forgetting.add(forget);
+    }
+
+    /** The policy is gone: forget everything of it, here and in the components that keep something of it. */
+    public void forget(PoolPolicy policy) {
+        policies.remove(key(policy));
+        forgetting.forEach(f -> f.accept(policy));
+    }
+
+    private static String key(PoolPolicy p) {
+        return p.getMetadata().getUid() != null ? p.getMetadata().getUid()
+                : p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+    }
+}

@@ -1,0 +1,85 @@
+package io.poolbudget.status;
+
+import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
+import io.poolbudget.api.v1alpha1.TargetStatus;
+import io.poolbudget.api.v1alpha1.TerminatingMark;
+import io.poolbudget.decide.TargetOutcome;
+import io.poolbudget.decide.TargetOutcome.State;
+import io.poolbudget.planning.TerminatingMarks;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** A policy's status.targets, targetStates and targetsOmitted, from a pass's outcomes. */
+final class TargetRows {
+    /** Targets listed in full; the object must stay far below the API server's ~1.5 MB limit. */
+    static final int DETAILED_TARGETS = 100;
+    static final Set<State> PROBLEMS = EnumSet.of(State.Conflict, State.NotFound, State.Invalid, State.Paused,
+            State.Stalled);
+
+    private TargetRows() {}
+
+    /**
+     * Problems first, then held raises, rollouts, the rest; in full up to {@link #DETAILED_TARGETS}. Past that only
+     * held raises (Pending, or Stalled and waiting) are kept, in short (their pendingSince is the one thing a later
+     * pass needs), and the rest counted.
+     */
+    static void set(PoolPolicyStatus status, List<TargetOutcome> outcomes, Map<String, List<TerminatingMarks.Mark>> marks,
+                    long budget) {
+        Map<String, Integer> states = new TreeMap<>();
+        outcomes.forEach(o -> states.merge(o.state().name(), 1, Integer::sum));
+        status.setTargetStates(states);
+        List<TargetOutcome> ordered = outcomes.stream().sorted(Comparator.comparingInt(TargetRows::rank)
+                .thenComparing(o -> o.kind() + "/" + o.name())).toList();
+        List<TargetStatus> listed = new ArrayList<>();
+        for (TargetOutcome o : ordered) {
+            if (listed.size() < DETAILED_TARGETS) {
+                listed.add(row(o, true, marks, budget));
+            } else if (o.pendingSince() != null) {
+                listed.add(row(o, false, marks, budget));
+            }
+        }
+        status.setTargets(listed);
+        status.setTargetsOmitted(outcomes.size() > listed.size() ? outcomes.size() - listed.size() : null);
+    }
+
+    private static int rank(TargetOutcome o) {
+        return PROBLEMS.contains(o.state()) ? 0 : o.state() == State.Pending ? 1 : o.state() == State.Rolling ? 2 : 3;
+    }
+
+    private static TargetStatus row(TargetOutcome o, boolean full, Map<String, List<TerminatingMarks.Mark>> marks,
+                                    long budget) {
+        var t = new TargetStatus();
+        t.setKind(o.kind());
+        t.setName(o.name());
+        if (o.allocation() != null) {
+            t.setPoolSize(o.allocation().poolSize());
+            // remembered, like pendingSince: the plan reads them back on the next pass
+            var recent = o.workload() == null ? null : marks.get(o.workload().id());
+            if (recent != null && !recent.isEmpty()) {
+                t.setTerminatingSeen(recent.stream().map(m -> new TerminatingMark(m.revision(), m.pods())).toList());
+                t.setSeenTerminatingPods(TerminatingMarks.most(recent));
+            }
+            if (full) {
+                t.setBasisReplicas(o.allocation().peak().basisReplicas());
+                t.setPeakPods(o.allocation().peak().total());
+                t.setConnections(o.allocation().connections());
+                String advice = o.allocation().reserveAdvice(budget);
+                t.setExplanation(o.allocation().peak().explanation() + "; " + o.allocation().explanation()
+                        + (advice == null ? "" : ". Note: " + advice));
+            }
+        }
+        t.setAppliedPoolSize(o.applied());
+        t.setState(o.state().name());
+        if (full) {
+            t.setLiveConnections(o.live());
+            t.setMessage(o.message());
+        }
+        t.setPendingSince(o.pendingSince() == null ? null : o.pendingSince().toString());
+        return t;
+    }
+}
