@@ -37,8 +37,5 @@ until [ "$(kubectl get poolpolicies -A -o jsonpath='{range .items[*]}{.status.ob
   sleep 2
 done
 echo "every policy has a status after $(( $(date +%s) - t0 )) s"
-cp=$(mktemp)
-./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp" >/dev/null
-java -cp "target/classes:$(cat "$cp")" bench/DashboardBench.java "$port" "$N"
-rm -f "$cp"
+java -cp "$(bench/classpath.sh)" io.poolbudget.bench.DashboardBench "$port" "$N"
 echo "operator RSS: $(ps -o rss= -p $op | awk '{printf "%d MiB", $1/1024}')"

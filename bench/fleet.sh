@@ -4,7 +4,7 @@
 # threads sending back to back), against a real PostgreSQL on loopback
 # (hack/postgres.sh --for-bench); every configuration three times, runs interleaved, medians and
 # spreads printed. Writes bench/results/fleet.txt, fleet.csv and fleet.svg (drawn from the CSV:
-# java -cp build/bench-classes FleetPlot bench/results/fleet.csv redraws it).
+# java -cp "$(bench/classpath.sh)" io.poolbudget.bench.FleetPlot bench/results/fleet.csv redraws it).
 #
 #   bench/fleet.sh [options]     (about 35 minutes with the defaults on 2 cores)
 #     --fleets 2,10,20  --loads 50,70,90  --runs 3  --seconds 8  --warmup 2  --threads-per-pod 50
@@ -18,15 +18,9 @@ args=()
 for a in "$@"; do if [ "$a" = --keep-postgres ]; then keep=true; else args+=("$a"); fi; done
 hack/postgres.sh up --for-bench
 $keep || trap 'hack/postgres.sh down --for-bench' EXIT
-./mvnw -q -B -o compile 2>/dev/null || ./mvnw -q -B compile
-cp=$(mktemp)
-./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$cp" >/dev/null
-classes=build/bench-classes
-rm -rf "$classes" && mkdir -p "$classes"
-javac -d "$classes" -cp "target/classes:$(cat "$cp")" bench/FleetBench.java bench/PoolSizesBench.java bench/OpenModel.java bench/BenchPlot.java bench/FleetPlot.java
-PGPASSWORD=app java -Xmx2g -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$classes:target/classes:$(cat "$cp")" FleetBench \
-  --jdbc-url jdbc:postgresql://127.0.0.1:5435/app --username app "${args[@]}"
+cp=$(bench/classpath.sh)
+PGPASSWORD=app java -Xmx2g -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$cp" \
+  io.poolbudget.bench.FleetBench --jdbc-url jdbc:postgresql://127.0.0.1:5435/app --username app "${args[@]}"
 out=bench/results
 for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[$i]}" = --out ] && out=${args[$((i + 1))]}; done
-java -cp "$classes" FleetPlot "$out/fleet.csv"
-rm -f "$cp"
+java -cp "$cp" io.poolbudget.bench.FleetPlot "$out/fleet.csv"

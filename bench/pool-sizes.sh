@@ -20,12 +20,5 @@ args=()
 for a in "$@"; do if [ "$a" = --keep-postgres ]; then keep=true; else args+=("$a"); fi; done
 hack/postgres.sh up --for-bench
 $keep || trap 'hack/postgres.sh down --for-bench' EXIT
-./mvnw -q -B -o compile 2>/dev/null || ./mvnw -q -B compile
-cp=$(mktemp)
-./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$cp" >/dev/null
-classes=build/bench-classes
-rm -rf "$classes" && mkdir -p "$classes"
-javac -d "$classes" -cp "target/classes:$(cat "$cp")" bench/PoolSizesBench.java bench/OpenModel.java bench/BenchPlot.java
-PGPASSWORD=app java -Xmx1g -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$classes:target/classes:$(cat "$cp")" PoolSizesBench \
-  --jdbc-url jdbc:postgresql://127.0.0.1:5435/app --username app "${args[@]}"
-rm -f "$cp"
+PGPASSWORD=app java -Xmx1g -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$(bench/classpath.sh)" \
+  io.poolbudget.bench.PoolSizesBench --jdbc-url jdbc:postgresql://127.0.0.1:5435/app --username app "${args[@]}"

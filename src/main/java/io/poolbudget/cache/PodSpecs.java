@@ -1,6 +1,6 @@
 package io.poolbudget.cache;
 
-import io.poolbudget.memory.SettledWorkloads;
+import io.poolbudget.decide.SettledWorkloads;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Lifecycle;

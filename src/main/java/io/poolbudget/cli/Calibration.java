@@ -24,7 +24,7 @@ final class Calibration {
                     int checkLoadPercent) {}
 
     /** What it measured: per level, every repeat; the estimate; the open check (null when skipped). */
-    record Outcome(Map<Integer, List<LoadSweep.Level>> measured, KneeEstimate estimate, OpenLoad.Result check) {
+    record Outcome(Map<Integer, List<LoadSweep.Level>> measured, KneeEstimate estimate, OpenCheck.Result check) {
         List<LoadSweep.Level> medians() {
             List<LoadSweep.Level> medians = new ArrayList<>();
             measured.forEach((n, repeats) -> {
@@ -64,10 +64,10 @@ final class Calibration {
             return new Outcome(measured, null, null);
         }
         var estimate = KneeEstimate.of(samples, CalibrateCommand.TOLERANCE, 1);
-        OpenLoad.Result check = null;
+        OpenCheck.Result check = null;
         if (settings.checkLoadPercent() > 0) {
             double rate = estimate.model().throughput(estimate.connections()) * settings.checkLoadPercent() / 100.0;
-            check = OpenLoad.run(sweep, estimate.connections(), settings.requestThreads(), rate, settings.perLevel());
+            check = OpenCheck.run(sweep, estimate.connections(), settings.requestThreads(), rate, settings.perLevel());
         }
         return new Outcome(measured, estimate, check);
     }

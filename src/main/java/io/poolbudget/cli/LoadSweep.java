@@ -1,5 +1,7 @@
 package io.poolbudget.cli;
 
+import io.poolbudget.load.TpcbLike;
+
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.poolbudget.sizing.Knee;

@@ -156,7 +156,8 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     public ErrorStatusUpdateControl<PoolPolicy> updateErrorStatus(PoolPolicy policy, Context<PoolPolicy> context,
                                                                   Exception e) {
         metrics.reconcileFailed();
-        PoolPolicyStatus status = statuses.error(policy, e, memory.lastReported(policy));
+        PoolPolicyStatus status = statuses.error(policy, PassFailure.describe(e),
+                memory.lastReported(policy));
         events.reportFailure(policy, status.getConditions());
         StatusWriter.write(policy, status, context, PoolPolicy::new);
         return ErrorStatusUpdateControl.noStatusUpdate();

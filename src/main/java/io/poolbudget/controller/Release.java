@@ -8,7 +8,7 @@ import io.poolbudget.cache.NamespacePolicies;
 import io.poolbudget.cache.PolicyReads;
 import io.poolbudget.decide.Injection;
 import io.poolbudget.decide.Owner;
-import io.poolbudget.memory.SettledWorkloads;
+import io.poolbudget.decide.SettledWorkloads;
 import io.poolbudget.write.PolicyEvents;
 import io.poolbudget.write.WorkloadWriter;
 import java.time.Instant;

@@ -1,6 +1,5 @@
 package io.poolbudget.decide;
 
-import io.poolbudget.memory.SettledWorkloads;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;

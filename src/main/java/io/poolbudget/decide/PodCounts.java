@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
-import io.poolbudget.memory.SettledWorkloads;
 import io.poolbudget.planning.Workload;
 import java.time.Duration;
 import java.time.Instant;

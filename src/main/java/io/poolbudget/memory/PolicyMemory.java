@@ -1,5 +1,7 @@
 package io.poolbudget.memory;
 
+import io.poolbudget.decide.SettledWorkloads;
+
 import io.fabric8.kubernetes.api.model.Condition;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import jakarta.inject.Singleton;

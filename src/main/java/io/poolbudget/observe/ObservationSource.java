@@ -8,8 +8,7 @@ import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePo
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingEventSource;
 import io.poolbudget.api.v1alpha1.ObserveSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import io.poolbudget.observe.Observation;
-import io.poolbudget.observe.PostgresReader;
+import io.poolbudget.status.Observation;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;

@@ -1,5 +1,7 @@
 package io.poolbudget.observe;
 
+import io.poolbudget.status.Observation;
+
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.poolbudget.api.v1alpha1.ObserveGroupBy;

@@ -4,7 +4,6 @@ import io.poolbudget.decide.Owner;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import io.poolbudget.planning.SharedBudgets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -10,7 +10,6 @@ import io.poolbudget.api.v1alpha1.ObservedStatus;
 import io.poolbudget.api.v1alpha1.ObservedStatus.ObservedClient;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.api.v1alpha1.TargetStatus;
-import io.poolbudget.observe.Observation;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;

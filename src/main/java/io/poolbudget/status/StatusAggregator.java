@@ -1,5 +1,6 @@
 package io.poolbudget.status;
 
+
 import static io.poolbudget.status.Conditions.FALSE;
 import static io.poolbudget.status.Conditions.TRUE;
 
@@ -11,7 +12,6 @@ import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.decide.PassResult;
 import io.poolbudget.decide.TargetOutcome.State;
-import io.poolbudget.observe.Observation;
 import io.poolbudget.sizing.Allocation;
 import java.time.Clock;
 import java.time.Duration;
@@ -122,13 +122,13 @@ public final class StatusAggregator {
 
     /**
      * A pass that failed unexpectedly (a bug, an object the schema let through that the planner cannot read, an answer
-     * of the API server it does not expect): Ready=False with reason ReconcileError, naming the cause; the rest of the
-     * status is left as it was.
+     * of the API server it does not expect): Ready=False with reason ReconcileError, naming the {@code cause} in a
+     * user's words; the rest of the status is left as it was.
      */
-    public PoolPolicyStatus error(PoolPolicy policy, Exception e, List<Condition> previous) {
+    public PoolPolicyStatus error(PoolPolicy policy, String cause, List<Condition> previous) {
         var status = policy.getStatus() == null ? new PoolPolicyStatus()
                 : JSON.convertValue(policy.getStatus(), PoolPolicyStatus.class);
-        String message = "the operator could not finish a pass over this policy: " + PassFailure.describe(e)
+        String message = "the operator could not finish a pass over this policy: " + cause
                 + ". It retries with back-off; if this stays, check the objects named here and the operator's log";
         List<Condition> conditions = new ArrayList<>(status.getConditions() == null ? List.of()
                 : status.getConditions().stream().filter(c -> !Conditions.READY.equals(c.getType())).toList());

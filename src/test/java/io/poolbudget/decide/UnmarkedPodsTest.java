@@ -1,6 +1,5 @@
 package io.poolbudget.decide;
 
-import io.poolbudget.memory.SettledWorkloads;
 import io.poolbudget.status.Conditions;
 import io.poolbudget.status.StatusAggregator;
 

@@ -82,9 +82,11 @@ class NeverSilentIT extends OperatorTestBase {
         assertThat(over.getStatus().getLiveConnections()).isGreaterThan(16);
         assertThat(over.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement()
                 .satisfies(c -> assertThat(c.getReason()).isEqualTo("LiveOverBudget"));
-        var metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + operator.port()
-                + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-        assertThat(metrics).contains("poolbudget_live_connections{database=\"\",namespace=\"" + ns + "\",policy=\"db\"}");
+        // the series follow the status of each pass; the status seen may be the one announced before its writes
+        org.awaitility.Awaitility.await("the policy's series").atMost(java.time.Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:"
+                        + operator.port() + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body())
+                        .contains("poolbudget_live_connections{database=\"\",namespace=\"" + ns + "\",policy=\"db\"}"));
 
         // 4, or 3 when KWOK's instant readiness let two old pods be seen terminating at once (2 + 1 + 2 peak pods)
         Predicate<PoolPolicy> applied = p -> {

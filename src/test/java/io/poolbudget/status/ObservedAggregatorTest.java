@@ -9,7 +9,6 @@ import io.poolbudget.api.v1alpha1.ObserveSpec;
 import io.poolbudget.api.v1alpha1.ObservedStatus.ObservedClient;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.api.v1alpha1.TargetStatus;
-import io.poolbudget.observe.Observation;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

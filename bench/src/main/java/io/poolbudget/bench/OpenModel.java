@@ -1,7 +1,9 @@
+package io.poolbudget.bench;
+
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.poolbudget.cli.OpenLoad;
-import io.poolbudget.cli.TpcbLike;
+import io.poolbudget.load.OpenLoad;
+import io.poolbudget.load.TpcbLike;
 import java.time.Duration;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -1,5 +1,7 @@
+package io.poolbudget.bench;
+
 import io.poolbudget.cli.CalibrateCommand;
-import io.poolbudget.cli.TpcbLike;
+import io.poolbudget.load.TpcbLike;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

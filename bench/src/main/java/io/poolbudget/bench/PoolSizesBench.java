@@ -1,9 +1,11 @@
+package io.poolbudget.bench;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
 import io.poolbudget.cli.CalibrateCommand;
 import io.poolbudget.cli.PlanCommand;
-import io.poolbudget.cli.TpcbLike;
+import io.poolbudget.load.TpcbLike;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,4 +1,4 @@
-package io.poolbudget.status;
+package io.poolbudget.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 

@@ -1,3 +1,5 @@
+package io.poolbudget.bench;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.poolbudget.cli;
+package io.poolbudget.load;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,3 +1,5 @@
+package io.poolbudget.bench;
+
 import java.util.List;
 import java.util.Locale;
 

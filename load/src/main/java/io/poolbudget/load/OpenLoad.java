@@ -1,4 +1,4 @@
-package io.poolbudget.cli;
+package io.poolbudget.load;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
@@ -19,10 +19,11 @@ import java.util.concurrent.locks.LockSupport;
  * (exponential gaps, whatever the latency, as users arrive), go to a random pod and are served by its request threads
  * sharing its pool's connections. A request's latency runs from its arrival to its commit, so waiting for a thread or
  * a connection counts; one that waits longer than the pool's connection timeout is a time-out. {@code calibrate} runs
- * it on one pod at the recommended budget; the pool-sizes benchmark on a fleet of simulated pods.
+ * it on one pod at the recommended budget (its check); the fleet benchmark (bench/) on a fleet of simulated pods.
  */
 public final class OpenLoad {
-    static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(1);
+    /** How long a request waits for a connection before it is a time-out. */
+    public static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(1);
 
     /** One transaction on a connection. */
     @FunctionalInterface
@@ -45,21 +46,7 @@ public final class OpenLoad {
         public long unfinished() { return Arrays.stream(sortedNanos).filter(v -> v == Long.MAX_VALUE).count(); }
     }
 
-    record Result(int connections, int threads, double offered, double tps, double p50Millis, double p99Millis,
-                  long timeouts, long errors) {}
-
     private OpenLoad() {}
-
-    static Result run(LoadSweep sweep, int connections, int threads, double rate, Duration length)
-            throws InterruptedException {
-        try (var pool = sweep.pool(connections, CONNECTION_TIMEOUT)) {
-            ExecutorService workers = Executors.newFixedThreadPool(threads);
-            var tally = drive(new HikariDataSource[] {pool}, new ExecutorService[] {workers}, sweep::transaction, rate,
-                    Duration.ofSeconds(1), length, 1, CONNECTION_TIMEOUT.plusSeconds(30));
-            return new Result(connections, threads, rate, tally.tps(), tally.percentileMillis(0.50),
-                    tally.percentileMillis(0.99), tally.timeouts(), tally.errors());
-        }
-    }
 
     /**
      * Offers the load for {@code warmUp + length}, measures the requests that arrive after the warm-up, shuts the

@@ -1,4 +1,4 @@
-package io.poolbudget.memory;
+package io.poolbudget.decide;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.poolbudget.observe;
+package io.poolbudget.status;
 
 import java.util.Map;
 

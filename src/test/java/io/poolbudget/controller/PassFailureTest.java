@@ -1,4 +1,4 @@
-package io.poolbudget.status;
+package io.poolbudget.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,3 +1,5 @@
+package io.poolbudget.bench;
+
 import io.poolbudget.sizing.Allocation;
 import io.poolbudget.sizing.DatabaseInput;
 import io.poolbudget.sizing.IntOrPercent;
