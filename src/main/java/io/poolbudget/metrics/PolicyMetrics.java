@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * scrape shows what {@code kubectl get poolpolicy -o yaml} shows. One series set per existing policy
  * and per target in its status; {@link #remove} drops a deleted policy's series and a target that
  * leaves the status loses its own, so cardinality follows the objects. Every name, type and label is
- * listed in README.md ("Metrics") and used by the chart's Grafana dashboard and alert rules.
+ * listed in docs/reference/metrics.md and used by the chart's Grafana dashboard and alert rules.
  *
  * <p>The per-policy and per-target gauges are not Micrometer meters: at 1,000 policies over 10,000 workloads they
  * would be 96,000 meters of about 530 bytes each (50 MB of heap that only ever repeats the statuses). They are a

@@ -88,10 +88,10 @@ class MetricsIT extends OperatorTestBase {
                 "poolbudget_observed_over_budget", "poolbudget_observation_failing", "poolbudget_observed_connections");
         assertThat(exported).as("metrics the operator exports").containsAll(used);
 
-        String readme = Files.readString(Path.of("README.md"));
+        String reference = Files.readString(Path.of("docs/reference/metrics.md"));
         List<String> undocumented = exported.stream().filter(n -> n.startsWith("poolbudget_"))
-                .filter(n -> !readme.contains("`" + n + "`")).toList();
-        assertThat(undocumented).as("poolbudget_ metrics missing from README.md's metrics table").isEmpty();
+                .filter(n -> !reference.contains("`" + n + "`")).toList();
+        assertThat(undocumented).as("poolbudget_ metrics missing from docs/reference/metrics.md's tables").isEmpty();
     }
 
     private static boolean allApplied(PoolPolicy p) {

@@ -46,7 +46,7 @@ class SharedBudgetE2E extends OperatorTestBase {
     }
 
     /**
-     * Settled at the size README's rules give for what happened: the policy's share over the peak pods its status
+     * Settled at the size the sizing rules give (docs/concepts.md) for what happened: the policy's share over the peak pods its status
      * shows (4 replicas + 1 surge + the old pods seen terminating at once, at least 1), at least 1, once the policy
      * plans with {@code share}. {@code planned}
      * is the size when no more than one old pod terminated at a time; another is printed, not failed. Four real pods
