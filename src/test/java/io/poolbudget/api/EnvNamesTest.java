@@ -27,7 +27,7 @@ class EnvNamesTest {
     void everyNameThatChangesHowAProcessStartsIsRefused(String name) {
         assertThat(EnvNames.refused("spec.injection.maxPoolSizeEnv", name)).isEqualTo("spec.injection.maxPoolSizeEnv names "
                 + "a variable that changes how a process starts or loads code (JAVA_TOOL_OPTIONS, LD_*, PATH and the "
-                + "others README lists): name the pool size variable your app reads");
+                + "others docs/reference/crds.md lists): name the pool size variable your app reads");
     }
 
     @ParameterizedTest

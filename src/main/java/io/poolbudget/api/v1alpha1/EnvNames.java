@@ -22,7 +22,7 @@ public final class EnvNames {
 
     static final String RULE_PREFIX = "in " + DENIED_CEL + ") && !" + PREFIXES_CEL + ".exists(p, self.";
     public static final String MESSAGE_TAIL = " names a variable that changes how a process starts or loads code "
-            + "(JAVA_TOOL_OPTIONS, LD_*, PATH and the others README lists): name the pool size variable your app reads";
+            + "(JAVA_TOOL_OPTIONS, LD_*, PATH and the others docs/reference/crds.md lists): name the pool size variable your app reads";
 
     public static final List<String> DENIED = parse(DENIED_CEL);
     public static final List<String> PREFIXES = parse(PREFIXES_CEL);
