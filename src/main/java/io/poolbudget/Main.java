@@ -24,9 +24,8 @@ import picocli.CommandLine.Unmatched;
 public class Main {
     public static final int USAGE = 2;
 
-    @Command(name = "poolbudget", mixinStandardHelpOptions = true, versionProvider = Version.class,
-            description = "Keeps application connection pools from oversubscribing their databases.",
-            subcommands = {Operator.class, Plan.class, Calibrate.class, VersionCommand.class})
+    @Command(name = "poolbudget", mixinStandardHelpOptions = true, versionProvider = Version.class, description = "Keeps application connection pools from oversubscribing their databases.", subcommands = {
+            Operator.class, Plan.class, Calibrate.class, VersionCommand.class})
     static final class Root implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -39,8 +38,7 @@ public class Main {
         }
     }
 
-    @Command(name = "operator", mixinStandardHelpOptions = true,
-            description = "Run the operator against the current cluster (in-cluster config or KUBECONFIG).")
+    @Command(name = "operator", mixinStandardHelpOptions = true, description = "Run the operator against the current cluster (in-cluster config or KUBECONFIG).")
     static final class Operator implements Callable<Integer> {
         @Unmatched
         String[] quarkusArgs = {};
@@ -107,9 +105,7 @@ public class Main {
         }
 
         @Override
-        public String[] getVersion() {
-            return new String[] {"poolbudget " + current()};
-        }
+        public String[] getVersion() { return new String[]{"poolbudget " + current()}; }
     }
 
     /** The command line as the program parses it, writing to these streams (tests use their own). */

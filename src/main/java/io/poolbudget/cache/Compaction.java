@@ -36,8 +36,7 @@ public final class Compaction {
     private static final String[] TABLE = new String[SLOTS];
     private static final Map<Class<?>, List<Field>> FIELDS = new ConcurrentHashMap<>();
 
-    private Compaction() {
-    }
+    private Compaction() {}
 
     /** The same object, its collections and strings compacted. */
     public static <T> T compact(T object) {

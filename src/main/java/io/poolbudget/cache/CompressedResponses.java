@@ -60,7 +60,7 @@ public class CompressedResponses {
 
         @Override
         public AsyncBody.Consumer<List<ByteBuffer>> consumer(AsyncBody.Consumer<List<ByteBuffer>> consumer,
-                                                             HttpRequest request) {
+                HttpRequest request) {
             return new Inflating(consumer);
         }
     }
@@ -105,7 +105,7 @@ public class CompressedResponses {
                 b.release();
             }
             if (out.isEmpty()) {
-                body.consume();   // nothing to pass on yet: ask for more
+                body.consume(); // nothing to pass on yet: ask for more
             } else {
                 downstream.consume(out, body);
             }

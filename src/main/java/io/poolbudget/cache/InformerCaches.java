@@ -30,12 +30,12 @@ public final class InformerCaches {
         // not fabric8's namespace index: an object being updated is missing from it for a moment (see PrunedStore)
         PrunedStore<R> store = prunedStore(source);
         return store != null ? store.inNamespace(namespace)
-                : source.list(namespace).toList();   // one informer per namespace: its store holds only that one
+                : source.list(namespace).toList(); // one informer per namespace: its store holds only that one
     }
 
     @SuppressWarnings("unchecked")
     private static <R extends HasMetadata> InformerEventSource<R, PoolPolicy> source(Context<PoolPolicy> context,
-                                                                                     Class<R> type) {
+            Class<R> type) {
         return (InformerEventSource<R, PoolPolicy>) context.eventSourceRetriever().getEventSourceFor(type);
     }
 
@@ -51,14 +51,15 @@ public final class InformerCaches {
      * kept only a {@link WorkloadInterest skeleton} of one (no policy read it when it was stored), it is read from the
      * API server, once: the store keeps it whole from then on. One gone meanwhile is left out.
      */
-    public static <R extends HasMetadata> List<R> workloads(Context<PoolPolicy> context, Class<R> type, String namespace,
-                                                     Collection<PoolPolicy> readers) {
+    public static <R extends HasMetadata> List<R> workloads(Context<PoolPolicy> context, Class<R> type,
+            String namespace,
+            Collection<PoolPolicy> readers) {
         List<R> cached = cached(context, type, namespace);
         Predicate<R> toRead = o -> WorkloadInterest.isSkeleton(o) && WorkloadInterest.wanted(readers, o);
         if (cached.stream().noneMatch(toRead)) {
             return cached;
         }
-        PrunedStore<R> store = prunedStore(source(context, type));   // only our store keeps skeletons
+        PrunedStore<R> store = prunedStore(source(context, type)); // only our store keeps skeletons
         List<R> out = new ArrayList<>(cached.size());
         for (R o : cached) {
             if (toRead.test(o)) {

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  */
 public final class NamespacePolicies {
     private volatile PrunedStore<PoolPolicy> store;
-    private volatile BiConsumer<PoolPolicy, PoolPolicy> changes = (was, now) -> { };
+    private volatile BiConsumer<PoolPolicy, PoolPolicy> changes = (was, now) -> {};
 
     /** The store to give the controller's informer (only where one informer watches every namespace). */
     public PrunedStore<PoolPolicy> ownStore() {

@@ -23,8 +23,7 @@ import io.fabric8.kubernetes.api.model.Probe;
  * written back. What the sizing reads of a workload is the same before and after ({@code PodSpecsTest}).
  */
 public final class PodSpecs {
-    private PodSpecs() {
-    }
+    private PodSpecs() {}
 
     /** A workload's pod template (null: nothing to do) keeps only the part of its spec the operator reads. */
     public static void keepReadPart(PodTemplateSpec template) {

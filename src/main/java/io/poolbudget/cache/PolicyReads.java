@@ -31,11 +31,11 @@ import java.util.stream.Stream;
  * ({@link WorkloadInterest}).
  */
 public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedBudgets shared,
-                          Observation observation) {
+        Observation observation) {
 
     /** {@code sharedBudgets}: this installation reads DatabaseBudgets. */
     public static PolicyReads of(PoolPolicy policy, Context<PoolPolicy> context, NamespacePolicies policies,
-                                 SettledWorkloads settled, boolean sharedBudgets, Instant now) {
+            SettledWorkloads settled, boolean sharedBudgets, Instant now) {
         var neighbours = policies.in(context.getPrimaryCache(), policy.getMetadata().getNamespace()).toList();
         // a shared budget's view spans every namespace: built only for a policy that draws on one
         var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? sharedBudgets(context) : null;
@@ -49,7 +49,7 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
      * created before its policy would be missed.
      */
     public static ClusterView view(Context<PoolPolicy> context, SettledWorkloads settled, List<PoolPolicy> neighbours,
-                                   Instant now) {
+            Instant now) {
         String ns = context.getPrimaryResource().getMetadata().getNamespace();
         // the policy and its neighbours, whose targets a pass reads too (claims): each of their workloads whole
         List<PoolPolicy> readers = Stream.concat(Stream.of(context.getPrimaryResource()), neighbours.stream()).toList();
@@ -57,7 +57,8 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
         List<StatefulSet> statefulSets = InformerCaches.workloads(context, StatefulSet.class, ns, readers);
         settled.retain(ns, Stream.concat(deployments.stream(), statefulSets.stream())
                 .map(o -> o.getMetadata().getUid()).filter(Objects::nonNull).toList());
-        return new ClusterView(deployments, statefulSets, InformerCaches.cached(context, HorizontalPodAutoscaler.class, ns),
+        return new ClusterView(deployments, statefulSets,
+                InformerCaches.cached(context, HorizontalPodAutoscaler.class, ns),
                 // pods and ConfigMaps: only those this policy sized
                 context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class), settled, now);
     }

@@ -1,8 +1,6 @@
 package io.poolbudget.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -61,7 +59,7 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
     private final UnaryOperator<R> more;
     private final Predicate<R> whole;
     private final Map<String, Set<String>> keysByNamespace = new ConcurrentHashMap<>();
-    private volatile BiConsumer<R, R> changes = (was, now) -> { };
+    private volatile BiConsumer<R, R> changes = (was, now) -> {};
     private volatile Function<R, String> group = o -> null;
     private final Map<String, Set<String>> keysByGroup = new ConcurrentHashMap<>();
 
@@ -79,7 +77,8 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
      * Deployments or StatefulSets: those no policy of their namespace reads are kept as a {@link WorkloadInterest
      * skeleton}. {@code policiesIn} gives a namespace's policies as the controller's cache holds them.
      */
-    public static <R extends HasMetadata> PrunedStore<R> workloads(Function<String, Collection<PoolPolicy>> policiesIn) {
+    public static <R extends HasMetadata> PrunedStore<R> workloads(
+            Function<String, Collection<PoolPolicy>> policiesIn) {
         return new PrunedStore<>(UnaryOperator.identity(),
                 o -> WorkloadInterest.wanted(policiesIn.apply(namespace(o)), o));
     }
@@ -216,7 +215,8 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
 
     /** The objects of one namespace: an object being updated is always among them (as it was, or as it is). */
     public List<R> inNamespace(String namespace) {
-        return keysByNamespace.getOrDefault(namespace, Set.of()).stream().map(this::get).filter(Objects::nonNull).toList();
+        return keysByNamespace.getOrDefault(namespace, Set.of()).stream().map(this::get).filter(Objects::nonNull)
+                .toList();
     }
 
     private static String namespace(HasMetadata obj) {

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
 import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
 import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
-import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -86,8 +85,9 @@ public class SharedCaches {
     }
 
     /** The policy controller's caches: its own (policies), its namespaces' and its sized pods'. */
-    public void attach(Supplier<List<PoolPolicy>> policies, Supplier<List<Namespace>> namespaces, Supplier<List<Pod>> sizedPods,
-                List<InformerWrappingEventSourceHealthIndicator<?>> sources) {
+    public void attach(Supplier<List<PoolPolicy>> policies, Supplier<List<Namespace>> namespaces,
+            Supplier<List<Pod>> sizedPods,
+            List<InformerWrappingEventSourceHealthIndicator<?>> sources) {
         this.policies = policies;
         this.namespaces = namespaces;
         this.sizedPods = sizedPods;

@@ -64,10 +64,11 @@ public final class WorkloadInterest {
         if (reads(policy, kind, meta.getName(), meta.getLabels())) {
             return true;
         }
-        ObjectMeta template = workload instanceof Deployment d && d.getSpec() != null && d.getSpec().getTemplate() != null
-                ? d.getSpec().getTemplate().getMetadata()
-                : workload instanceof StatefulSet s && s.getSpec() != null && s.getSpec().getTemplate() != null
-                ? s.getSpec().getTemplate().getMetadata() : null;
+        ObjectMeta template = workload instanceof Deployment d && d.getSpec() != null
+                && d.getSpec().getTemplate() != null
+                        ? d.getSpec().getTemplate().getMetadata()
+                        : workload instanceof StatefulSet s && s.getSpec() != null && s.getSpec().getTemplate() != null
+                                ? s.getSpec().getTemplate().getMetadata() : null;
         return template != null && Owner.of(policy).sized(template);
     }
 
@@ -103,7 +104,7 @@ public final class WorkloadInterest {
         try {
             return Workloads.matches(t.getSelector(), labels);
         } catch (IllegalArgumentException e) {
-            return true;   // the policy reports its selector; until it is fixed, keep what it might select
+            return true; // the policy reports its selector; until it is fixed, keep what it might select
         }
     }
 

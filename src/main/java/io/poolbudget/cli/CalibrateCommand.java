@@ -80,9 +80,11 @@ public final class CalibrateCommand {
                 ack = true;
             } else if ((a.equals("-f") || a.equals("--filename")) && i + 1 < args.length) {
                 files.add(args[++i]);
-            } else if (a.startsWith("--") && i + 1 < args.length && List.of("--jdbc-url", "--username", "--password-env",
-                    "--sql", "--scale", "--levels", "--seconds", "--time-limit", "--cores", "--plot", "--repeats",
-                    "--check-load", "--request-threads").contains(a)) {
+            } else if (a.startsWith("--") && i + 1 < args.length
+                    && List.of("--jdbc-url", "--username", "--password-env",
+                            "--sql", "--scale", "--levels", "--seconds", "--time-limit", "--cores", "--plot",
+                            "--repeats",
+                            "--check-load", "--request-threads").contains(a)) {
                 opts.put(a, args[++i]);
             } else {
                 err.println("calibrate: unknown or incomplete argument '" + a + "'\n");
@@ -123,8 +125,8 @@ public final class CalibrateCommand {
     }
 
     private static int calibrate(LoadSweep.Target target, List<String> sql, int scale, Calibration.Settings settings,
-                                 Integer cores, String plot, List<Manifests.Document> fleet, String sources,
-                                 PrintStream out, PrintStream err) {
+            Integer cores, String plot, List<Manifests.Document> fleet, String sources,
+            PrintStream out, PrintStream err) {
         Calibration.Outcome outcome;
         try (var sweep = new LoadSweep(target, sql, scale)) {
             sweep.setUp();
@@ -144,7 +146,7 @@ public final class CalibrateCommand {
         int knee = outcome.estimate().connections();
         out.printf("put in the PoolPolicy:  database: %s%s%n", databaseSnippet(knee), cores == null ? ""
                 : String.format(Locale.ROOT, "   or  {cores: %d, connectionsPerCore: %d}", cores,
-                Math.max(1, Math.round((float) knee / cores))));
+                        Math.max(1, Math.round((float) knee / cores))));
         int exit = OK;
         if (!fleet.isEmpty()) {
             try {
@@ -177,7 +179,8 @@ public final class CalibrateCommand {
             }
             return v;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--check-load must be a whole percentage from 0 to 100, not '" + value + "'");
+            throw new IllegalArgumentException(
+                    "--check-load must be a whole percentage from 0 to 100, not '" + value + "'");
         }
     }
 

@@ -21,7 +21,7 @@ import java.util.TreeMap;
 final class Calibration {
     /** What calibrate was asked to do. */
     record Settings(int[] levels, int repeats, Duration perLevel, Duration limit, int requestThreads,
-                    int checkLoadPercent) {}
+            int checkLoadPercent) {}
 
     /** What it measured: per level, every repeat; the estimate; the open check (null when skipped). */
     record Outcome(Map<Integer, List<LoadSweep.Level>> measured, KneeEstimate estimate, OpenCheck.Result check) {
@@ -31,7 +31,8 @@ final class Calibration {
                 var sorted = repeats.stream().sorted(Comparator.comparingDouble(LoadSweep.Level::tps)).toList();
                 var mid = sorted.get(sorted.size() / 2);
                 medians.add(new LoadSweep.Level(n, mid.tps(), median(repeats, LoadSweep.Level::p50Millis),
-                        median(repeats, LoadSweep.Level::p99Millis), repeats.stream().mapToLong(LoadSweep.Level::errors).sum()));
+                        median(repeats, LoadSweep.Level::p99Millis),
+                        repeats.stream().mapToLong(LoadSweep.Level::errors).sum()));
             });
             return medians;
         }
@@ -39,12 +40,13 @@ final class Calibration {
 
     private Calibration() {}
 
-    static Outcome run(LoadSweep sweep, Settings settings, PrintStream out, PrintStream err) throws InterruptedException {
+    static Outcome run(LoadSweep sweep, Settings settings, PrintStream out, PrintStream err)
+            throws InterruptedException {
         Instant deadline = Instant.now().plus(settings.limit());
         Map<Integer, List<LoadSweep.Level>> measured = new TreeMap<>();
-        out.printf(Locale.ROOT, "%6s %11s %10s %9s %9s %7s%n", "repeat", "connections", "TPS", "p50 ms", "p99 ms", "errors");
-        sweep:
-        for (int r = 1; r <= settings.repeats(); r++) {
+        out.printf(Locale.ROOT, "%6s %11s %10s %9s %9s %7s%n", "repeat", "connections", "TPS", "p50 ms", "p99 ms",
+                "errors");
+        sweep : for (int r = 1; r <= settings.repeats(); r++) {
             for (int n : settings.levels()) {
                 if (Instant.now().plus(settings.perLevel()).isAfter(deadline)) {
                     err.printf("calibrate: time limit of %d s reached in repeat %d; the rest was not measured%n",
@@ -78,7 +80,8 @@ final class Calibration {
         var best = e.bestFitted();
         double atKnee = m.throughput(e.connections());
         out.printf(Locale.ROOT, "%nfitted (Universal Scalability Law, %d measurements): %.0f TPS per connection, "
-                        + "contention σ = %.4f, coherency κ = %.5f%s%n", o.measured().values().stream().mapToInt(List::size).sum(),
+                + "contention σ = %.4f, coherency κ = %.5f%s%n",
+                o.measured().values().stream().mapToInt(List::size).sum(),
                 m.lambda(), m.sigma(), m.kappa(), Double.isFinite(m.peakConnections())
                         ? String.format(Locale.ROOT, ", peak at %.1f connections", m.peakConnections()) : ", no peak");
         out.printf(Locale.ROOT, "knee: %d connections, %.0f TPS fitted (%.0f %% of the best, %.0f TPS at %d)%n",
@@ -90,14 +93,16 @@ final class Calibration {
                 e.levelsApart(e.low(), e.high()) > 1 ? ": the measurements cannot tell these levels apart; measure "
                         + "longer (--seconds) or more often (--repeats) for a firmer knee" : "");
         if (m.stillRising(e.levels(), CalibrateCommand.TOLERANCE)) {
-            out.printf(Locale.ROOT, "  throughput still rises past %d connections: try higher --levels to find the knee%n",
+            out.printf(Locale.ROOT,
+                    "  throughput still rises past %d connections: try higher --levels to find the knee%n",
                     Arrays.stream(e.levels()).max().orElseThrow());
         }
         if (o.check() != null) {
             var c = o.check();
             out.printf(Locale.ROOT, "open-load check at %d connections shared by %d request threads, %.0f requests/s "
-                            + "(%d %% of the fitted throughput): %.0f TPS, p50 %s, p99 %s, %d time-outs%n", c.connections(),
-                    c.threads(), c.offered(), settings.checkLoadPercent(), c.tps(), ms(c.p50Millis()), ms(c.p99Millis()),
+                    + "(%d %% of the fitted throughput): %.0f TPS, p50 %s, p99 %s, %d time-outs%n", c.connections(),
+                    c.threads(), c.offered(), settings.checkLoadPercent(), c.tps(), ms(c.p50Millis()),
+                    ms(c.p99Millis()),
                     c.timeouts());
             if (c.timeouts() > 0 || c.tps() < 0.95 * c.offered()) {
                 out.printf(Locale.ROOT, "  warning: at this budget the load was not kept up with (%.0f of %.0f "

@@ -20,7 +20,7 @@ final class FleetCheck {
 
     /** @return the lines to print; {@code fits[0]} tells whether every plan fits */
     static List<String> check(List<Manifests.Document> documents, int budget, PrintStream err, String sources,
-                              boolean[] fits) throws Manifests.BadInput {
+            boolean[] fits) throws Manifests.BadInput {
         var results = PlanCommand.plan(withBudget(documents, budget), err, sources);
         List<String> lines = new ArrayList<>();
         fits[0] = true;
@@ -39,7 +39,8 @@ final class FleetCheck {
             lines.add(String.format(Locale.ROOT, "  What would fit: a budget of %d (more than the knee: the database "
                     + "serves it less well), or fewer peak pods (fewer replicas or a lower HPA maximum)%s.",
                     a.allocated(), withoutSurgeFits(documents, budget, err, sources, name)
-                            ? ", or maxSurge: 0 on its Deployments (with maxUnavailable of 1 or more), which fits" : ""));
+                            ? ", or maxSurge: 0 on its Deployments (with maxUnavailable of 1 or more), which fits"
+                            : ""));
         }
         return lines;
     }
@@ -61,7 +62,7 @@ final class FleetCheck {
     }
 
     private static boolean withoutSurgeFits(List<Manifests.Document> documents, int budget, PrintStream err,
-                                            String sources, String policy) throws Manifests.BadInput {
+            String sources, String policy) throws Manifests.BadInput {
         List<Manifests.Document> noSurge = new ArrayList<>();
         for (var d : withBudget(documents, budget)) {
             if ("Deployment".equals(d.kind()) && d.node() instanceof ObjectNode node
@@ -69,7 +70,8 @@ final class FleetCheck {
                 ObjectNode rolling = node.with("spec").with("strategy").with("rollingUpdate");
                 rolling.put("maxSurge", 0);
                 var unavailable = rolling.path("maxUnavailable");
-                if (unavailable.isMissingNode() || unavailable.asText().equals("0") || unavailable.asText().equals("0%")) {
+                if (unavailable.isMissingNode() || unavailable.asText().equals("0")
+                        || unavailable.asText().equals("0%")) {
                     rolling.put("maxUnavailable", 1);
                 }
             }

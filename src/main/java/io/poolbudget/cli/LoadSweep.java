@@ -30,7 +30,9 @@ final class LoadSweep implements AutoCloseable {
     record Target(String jdbcUrl, String username, String password) {}
 
     record Level(int connections, double tps, double p50Millis, double p99Millis, long errors) {
-        Knee.Point point() { return new Knee.Point(connections, tps, p99Millis); }
+        Knee.Point point() {
+            return new Knee.Point(connections, tps, p99Millis);
+        }
     }
 
     private final Target target;
@@ -97,7 +99,8 @@ final class LoadSweep implements AutoCloseable {
                 at += counts[w];
             }
             Arrays.sort(all);
-            return new Level(connections, total / (length.toNanos() / 1e9), percentile(all, 0.50), percentile(all, 0.99),
+            return new Level(connections, total / (length.toNanos() / 1e9), percentile(all, 0.50),
+                    percentile(all, 0.99),
                     Arrays.stream(errors).sum());
         }
     }
@@ -120,7 +123,8 @@ final class LoadSweep implements AutoCloseable {
     }
 
     private static double percentile(long[] sorted, double q) {
-        return sorted.length == 0 ? Double.NaN : sorted[(int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] / 1e6;
+        return sorted.length == 0 ? Double.NaN
+                : sorted[(int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] / 1e6;
     }
 
     private HikariDataSource pool(int size) {
@@ -149,7 +153,8 @@ final class LoadSweep implements AutoCloseable {
         try (var pool = pool(1); Connection c = pool.getConnection()) {
             tpcb.drop(c);
         } catch (SQLException e) {
-            System.err.println("calibrate: could not drop schema " + SCHEMA + " (" + e.getMessage() + "): drop it by hand");
+            System.err.println(
+                    "calibrate: could not drop schema " + SCHEMA + " (" + e.getMessage() + "): drop it by hand");
         }
     }
 

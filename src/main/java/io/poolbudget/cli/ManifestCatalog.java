@@ -32,8 +32,9 @@ final class ManifestCatalog implements WorkloadCatalog {
             Workloads.Scaler scaler;
             try {
                 scaler = switch (doc.kind()) {
-                    case "HorizontalPodAutoscaler" -> Workloads.scaler(Manifests.bind(doc, HorizontalPodAutoscaler.class,
-                            Manifests.LENIENT));
+                    case "HorizontalPodAutoscaler" ->
+                        Workloads.scaler(Manifests.bind(doc, HorizontalPodAutoscaler.class,
+                                Manifests.LENIENT));
                     case "ScaledObject" -> kedaScaler(doc);
                     default -> null;
                 };
@@ -51,9 +52,12 @@ final class ManifestCatalog implements WorkloadCatalog {
                     .map(Scoped::scaler).toList();
             try {
                 switch (doc.kind()) {
-                    case "Deployment" -> workloads.add(Workloads.of(Manifests.bind(doc, Deployment.class, Manifests.LENIENT), here));
-                    case "StatefulSet" -> workloads.add(Workloads.of(Manifests.bind(doc, StatefulSet.class, Manifests.LENIENT), here));
-                    default -> { }
+                    case "Deployment" ->
+                        workloads.add(Workloads.of(Manifests.bind(doc, Deployment.class, Manifests.LENIENT), here));
+                    case "StatefulSet" ->
+                        workloads.add(Workloads.of(Manifests.bind(doc, StatefulSet.class, Manifests.LENIENT), here));
+                    default -> {
+                    }
                 }
             } catch (IllegalArgumentException e) {
                 throw new Manifests.BadInput(doc.where() + ": " + e.getMessage());

@@ -15,14 +15,20 @@ import java.util.List;
 /** Reads Kubernetes manifests: multi-document YAML or JSON, files or stdin, kind: List expanded. */
 final class Manifests {
     /** Strict for our own API (a misspelt field is an error); Kubernetes' own kinds keep unknown fields. */
-    static final ObjectMapper STRICT = strictTypes(new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
-    static final ObjectMapper LENIENT = strictTypes(new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
+    static final ObjectMapper STRICT = strictTypes(
+            new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
+    static final ObjectMapper LENIENT = strictTypes(
+            new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
 
     /** One manifest and where it came from, for error messages. */
     record Document(String source, int index, JsonNode node) {
-        String kind() { return node.path("kind").asText(""); }
+        String kind() {
+            return node.path("kind").asText("");
+        }
 
-        String name() { return node.path("metadata").path("name").asText(""); }
+        String name() {
+            return node.path("metadata").path("name").asText("");
+        }
 
         String where() {
             String what = kind().isEmpty() ? "" : " (" + kind() + (name().isEmpty() ? "" : " " + name()) + ")";
@@ -32,7 +38,9 @@ final class Manifests {
 
     /** Input the plan command cannot use, with a message naming the file, the document and the field. */
     static final class BadInput extends Exception {
-        BadInput(String message) { super(message); }
+        BadInput(String message) {
+            super(message);
+        }
     }
 
     private Manifests() {}
@@ -84,7 +92,8 @@ final class Manifests {
     /** kubectl refuses an object without a name; so does plan, naming the document. */
     private static Document named(Document doc) throws BadInput {
         if (!doc.kind().isEmpty() && doc.name().isEmpty()) {
-            throw new BadInput(doc.where() + ": metadata.name is required (kubectl would refuse the object); give it one");
+            throw new BadInput(
+                    doc.where() + ": metadata.name is required (kubectl would refuse the object); give it one");
         }
         return doc;
     }

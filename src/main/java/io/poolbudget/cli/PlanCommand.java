@@ -121,7 +121,8 @@ public final class PlanCommand {
             }
         }
         if (results.isEmpty()) {
-            throw new Manifests.BadInput("no PoolPolicy in the input (" + sources + "): give one with -f, next to the workloads it names");
+            throw new Manifests.BadInput(
+                    "no PoolPolicy in the input (" + sources + "): give one with -f, next to the workloads it names");
         }
         return results;
     }
@@ -140,7 +141,8 @@ public final class PlanCommand {
                 case "DatabaseBudget" -> budgets.add(Manifests.bind(doc, DatabaseBudget.class, Manifests.STRICT));
                 case "Namespace" -> namespaces.add(Manifests.bind(doc, Namespace.class, Manifests.LENIENT));
                 case "PoolPolicy" -> policies.add(Manifests.bind(doc, PoolPolicy.class, Manifests.STRICT));
-                default -> { }
+                default -> {
+                }
             }
         }
         if (!budgets.isEmpty() && namespaces.isEmpty()) {

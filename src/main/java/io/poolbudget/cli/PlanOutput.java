@@ -28,8 +28,10 @@ final class PlanOutput {
                     ? String.format(Locale.ROOT, "PoolPolicy %s: fits, %d of %d connections allocated%n",
                             name(r.policy()), a.allocated(), a.budget().connections())
                     : String.format(Locale.ROOT, "PoolPolicy %s: OVERSUBSCRIBED%s, the minimums alone need %d "
-                            + "connections and the budget is %d%n", name(r.policy()), a.budget().connections() == 0 ? ""
-                            : String.format(Locale.ROOT, " %.2f×", a.ratio()), a.allocated(), a.budget().connections()));
+                            + "connections and the budget is %d%n", name(r.policy()),
+                            a.budget().connections() == 0 ? ""
+                                    : String.format(Locale.ROOT, " %.2f×", a.ratio()),
+                            a.allocated(), a.budget().connections()));
             out.append("  ").append(a.budget().explanation()).append('\n');
             if (a.unallocated() > 0 || a.verdict() == Allocation.Verdict.OVERSUBSCRIBED) {
                 out.append("  ").append(a.verdict() == Allocation.Verdict.OVERSUBSCRIBED ? "oversubscribed: "
@@ -74,7 +76,7 @@ final class PlanOutput {
             p.put("allocated", a.allocated());
             p.put("unallocated", a.unallocated());
             p.put("unallocatedReason", a.unallocatedReason());
-            if (a.budget().connections() > 0) {   // no ratio to a budget of 0 (JSON has no Infinity)
+            if (a.budget().connections() > 0) { // no ratio to a budget of 0 (JSON has no Infinity)
                 p.put("ratio", Math.round(a.ratio() * 1000) / 1000.0);
             }
             ArrayNode targets = p.putArray("targets");

@@ -63,8 +63,9 @@ final class YamlText {
             int end = text.indexOf('\n', start);
             end = end < 0 ? text.length() : end;
             if (end - start > MAX_LINE) {
-                throw new BadInput(name + ": line " + line + ": is " + (end - start) / 1024 + " KiB long; plan reads lines "
-                        + "of at most " + (MAX_LINE >> 10) + " KiB (no Kubernetes value is longer)");
+                throw new BadInput(
+                        name + ": line " + line + ": is " + (end - start) / 1024 + " KiB long; plan reads lines "
+                                + "of at most " + (MAX_LINE >> 10) + " KiB (no Kubernetes value is longer)");
             }
             start = end + 1;
         }
@@ -105,7 +106,8 @@ final class YamlText {
         while (!todo.isEmpty()) {
             Object node = todo.pop();
             if (++nodes > limit) {
-                throw new BadInput(name + ": its aliases expand to more than " + limit + " nodes (" + EXPANSION + " per "
+                throw new BadInput(name + ": its aliases expand to more than " + limit + " nodes (" + EXPANSION
+                        + " per "
                         + "character of input), as an alias bomb does; a manifest's anchors and aliases stay far below "
                         + "that. Write the repeated parts out, or remove the aliases");
             }
@@ -129,7 +131,8 @@ final class YamlText {
         int i = 0;
         while (i < b.length) {
             int c = b[i] & 0xff;
-            int more = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+            int more = c < 0x80 ? 0
+                    : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
             if (more < 0) {
                 return i;
             }
@@ -140,6 +143,6 @@ final class YamlText {
             }
             i += more + 1;
         }
-        return Math.max(0, b.length - 1);   // an overlong form or a surrogate: the decoder knows, not this scan
+        return Math.max(0, b.length - 1); // an overlong form or a surrogate: the decoder knows, not this scan
     }
 }

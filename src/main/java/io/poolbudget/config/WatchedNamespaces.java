@@ -12,7 +12,8 @@ import java.util.List;
  */
 public final class WatchedNamespaces {
     /** The property (the chart's {@code POOLBUDGET_WATCH_NAMESPACES}); its default watches every namespace. */
-    public static final String PROPERTY = "quarkus.operator-sdk.controllers." + PoolPolicyReconciler.NAME + ".namespaces";
+    public static final String PROPERTY = "quarkus.operator-sdk.controllers." + PoolPolicyReconciler.NAME
+            + ".namespaces";
 
     private WatchedNamespaces() {}
 

@@ -10,7 +10,6 @@ import io.poolbudget.write.StatusWriter;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -40,8 +39,7 @@ import java.util.stream.Collectors;
  * policies' passes only read DatabaseBudgets. Registered only where the operator reads DatabaseBudgets (it watches
  * every namespace and shared budgets are on): elsewhere it would need a cluster role that mode does without.
  */
-@ControllerConfiguration(name = DatabaseBudgetReconciler.NAME,
-        informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT))
+@ControllerConfiguration(name = DatabaseBudgetReconciler.NAME, informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT))
 @LookupIfProperty(name = "poolbudget.shared-budgets.enabled", stringValue = "true", lookupIfMissing = true)
 public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
     public static final String NAME = "databasebudget";
@@ -112,7 +110,8 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
         return List.of(
                 informer(context, PoolPolicy.class, all, null, PoolPolicy.class.getSimpleName().toLowerCase()),
                 informer(context, Namespace.class, all, null, "namespace"),
-                informer(context, Pod.class, r -> recorded.apply((Pod) r), Owner.SIZED_LABEL, InformerCaches.SIZED_PODS));
+                informer(context, Pod.class, r -> recorded.apply((Pod) r), Owner.SIZED_LABEL,
+                        InformerCaches.SIZED_PODS));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -121,7 +120,8 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
             String labelSelector, String name) {
         var config = InformerEventSourceConfiguration.from(type, DatabaseBudget.class).withName(name)
                 .withItemStore(type == PoolPolicy.class ? (PrunedStore) PrunedStore.policiesWithoutExplanations()
-                        : new PrunedStore<>()).withInformerListLimit(PrunedStore.LIST_LIMIT)
+                        : new PrunedStore<>())
+                .withInformerListLimit(PrunedStore.LIST_LIMIT)
                 .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper);
         if (labelSelector != null) {
             config.withLabelSelector(labelSelector);

@@ -13,8 +13,8 @@ public final class PassFailure {
         Throwable cause = e;
         while (cause.getCause() != null && cause.getCause() != cause
                 && (cause instanceof io.javaoperatorsdk.operator.OperatorException
-                || cause instanceof java.util.concurrent.CompletionException
-                || cause.getClass() == RuntimeException.class)) {
+                        || cause instanceof java.util.concurrent.CompletionException
+                        || cause.getClass() == RuntimeException.class)) {
             cause = cause.getCause();
         }
         if (cause instanceof KubernetesClientException k && k.getCode() > 0) {

@@ -4,11 +4,8 @@ import io.poolbudget.cache.InformerCaches;
 import io.poolbudget.cache.NamespacePolicies;
 import io.poolbudget.cache.PrunedStore;
 import io.poolbudget.cache.SharedCaches;
-import io.poolbudget.cache.WorkloadInterest;
-import io.poolbudget.decide.Claims;
 import io.poolbudget.decide.Owner;
 import io.poolbudget.observe.ObservationSource;
-import io.poolbudget.planning.BudgetHoldings;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -20,7 +17,6 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.PrimaryToSecondaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
@@ -30,10 +26,8 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInfor
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.observe.PostgresReader;
-import io.poolbudget.planning.SharedBudgets;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * What a PoolPolicy's pass reads and what wakes it: the informers on workloads, HPAs, sized pods, their ConfigMaps,
@@ -49,8 +43,9 @@ public final class PolicyEventSources {
     private final PostgresReader reader;
     private final SharedCaches caches;
 
-    PolicyEventSources(NamespacePolicies policies, boolean sharedBudgets, KubernetesClient client, PostgresReader reader,
-                       SharedCaches caches) {
+    PolicyEventSources(NamespacePolicies policies, boolean sharedBudgets, KubernetesClient client,
+            PostgresReader reader,
+            SharedCaches caches) {
         this.policies = policies;
         this.sharedBudgets = sharedBudgets;
         this.client = client;
@@ -86,7 +81,7 @@ public final class PolicyEventSources {
 
     /** The caches the DatabaseBudget controller reads too ({@link SharedCaches}). */
     private void share(EventSourceContext<PoolPolicy> context, InformerEventSource<Namespace, PoolPolicy> namespaces,
-                       InformerEventSource<Pod, PoolPolicy> sizedPods) {
+            InformerEventSource<Pod, PoolPolicy> sizedPods) {
         // the controller's own informer (JOSDK's ControllerEventSource) must be synced too before a budget is written
         if (!(context.getPrimaryCache() instanceof ManagedInformerEventSource<?, ?, ?> own)) {
             throw new IllegalStateException("PoolPolicy's cache (" + context.getPrimaryCache().getClass().getName()
@@ -107,7 +102,7 @@ public final class PolicyEventSources {
      * informer per watched namespace) that informer stays.
      */
     private EventSource<?, PoolPolicy> neighbours(EventSourceContext<PoolPolicy> context,
-                                                  SecondaryToPrimaryMapper<HasMetadata> policiesAndPeers) {
+            SecondaryToPrimaryMapper<HasMetadata> policiesAndPeers) {
         if (!policies.owned()) {
             return informer(context, PoolPolicy.class, policiesAndPeers, null);
         }
@@ -134,7 +129,8 @@ public final class PolicyEventSources {
     private <R extends HasMetadata> InformerEventSource<R, PoolPolicy> clusterInformer(
             EventSourceContext<PoolPolicy> context, Class<R> type, SecondaryToPrimaryMapper<HasMetadata> mapper) {
         return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, PoolPolicy.class)
-                .withName(type.getSimpleName().toLowerCase()).withItemStore(type != Namespace.class ? new PrunedStore<>()
+                .withName(type.getSimpleName().toLowerCase())
+                .withItemStore(type != Namespace.class ? new PrunedStore<>()
                         : (PrunedStore) new PrunedStore<Namespace>().notifying((was, now) -> caches.changed()))
                 .withInformerListLimit(PrunedStore.LIST_LIMIT).withPrimaryToSecondaryMapper(READ_BY_NAMESPACE)
                 .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper).build(), context);
@@ -161,8 +157,8 @@ public final class PolicyEventSources {
                     // the controller's cache is synced before JOSDK starts this informer
                     ? PrunedStore.workloads(ns -> policies.in(context.getPrimaryCache(), ns).toList())
                     : type == Pod.class && Owner.SIZED_LABEL.equals(labelSelector)
-                    ? (PrunedStore) new PrunedStore<Pod>().notifying(caches::podChanged)
-                    : new PrunedStore<>());
+                            ? (PrunedStore) new PrunedStore<Pod>().notifying(caches::podChanged)
+                            : new PrunedStore<>());
         }
         return new InformerEventSource<>(config.build(), context);
     }

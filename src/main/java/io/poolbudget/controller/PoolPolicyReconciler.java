@@ -46,9 +46,7 @@ import java.util.concurrent.TimeUnit;
  * {@code poolbudget_reconciles_total} keeps growing on a healthy leader, which the chart's
  * PoolBudgetOperatorNotReconciling alert relies on. An unchanged pass writes nothing.
  */
-@ControllerConfiguration(name = PoolPolicyReconciler.NAME,
-        informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT),
-        maxReconciliationInterval = @MaxReconciliationInterval(interval = 5, timeUnit = TimeUnit.MINUTES))
+@ControllerConfiguration(name = PoolPolicyReconciler.NAME, informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT), maxReconciliationInterval = @MaxReconciliationInterval(interval = 5, timeUnit = TimeUnit.MINUTES))
 public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>, Cleaner<PoolPolicy> {
     public static final String NAME = "poolpolicy";
 
@@ -66,7 +64,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     private final OperatorConfig config;
 
     public PoolPolicyReconciler(KubernetesClient client, SharedCaches caches, PolicyMemory memory, Realizer realizer,
-                                PolicyEvents events, PolicyMetrics metrics, PostgresReader reader, OperatorConfig config) {
+            PolicyEvents events, PolicyMetrics metrics, PostgresReader reader, OperatorConfig config) {
         this.client = client;
         this.caches = caches;
         this.memory = memory;
@@ -98,8 +96,8 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
         Decision decision = PolicyPass.decide(policy, reads.view(), reads.neighbours(), reads.shared(), clock.instant(),
                 config.stabilizationWindow());
         PoolPolicy current = announce(policy, context, reads, decision);
-        PassResult result = decision.result(realizer.realize(decision.writes(), writer.counted(outcome ->
-                metrics.wrote(policy.getMetadata().getNamespace(), policy.getMetadata().getName(), outcome))));
+        PassResult result = decision.result(realizer.realize(decision.writes(), writer.counted(outcome -> metrics
+                .wrote(policy.getMetadata().getNamespace(), policy.getMetadata().getName(), outcome))));
         StatusAggregator.Built built = build(policy, reads, result);
         report(policy, result, built.status());
         StatusWriter.write(current, built.status(), context, PoolPolicy::new);
@@ -127,7 +125,8 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
         if (observed == null) {
             reader.forget(policy); // observing was turned off
         }
-        var built = statuses.build(policy, result, memory.lastReported(policy), memory.of(policy).overSince(), observed);
+        var built = statuses.build(policy, result, memory.lastReported(policy), memory.of(policy).overSince(),
+                observed);
         memory.of(policy).overSince(built.overSince());
         return built;
     }
@@ -154,7 +153,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
      */
     @Override
     public ErrorStatusUpdateControl<PoolPolicy> updateErrorStatus(PoolPolicy policy, Context<PoolPolicy> context,
-                                                                  Exception e) {
+            Exception e) {
         metrics.reconcileFailed();
         PoolPolicyStatus status = statuses.error(policy, PassFailure.describe(e),
                 memory.lastReported(policy));

@@ -18,7 +18,7 @@ final class Release {
     private Release() {}
 
     static void of(PoolPolicy policy, Context<PoolPolicy> context, NamespacePolicies policies, SettledWorkloads settled,
-                   Instant now, WorkloadWriter writer, PolicyEvents events) {
+            Instant now, WorkloadWriter writer, PolicyEvents events) {
         if (policy.getSpec() == null || policy.getSpec().getDeletionPolicy() != DeletionPolicy.Remove
                 || policy.getStatus() == null || policy.getStatus().getTargets() == null) {
             return;

@@ -36,7 +36,8 @@ public final class Claims {
     }
 
     /** Claims of the other live policies that would write something, by workload id, sorted by policy name. */
-    public static Map<String, List<Claim>> byOthers(PoolPolicy self, Collection<PoolPolicy> neighbours, ClusterView view) {
+    public static Map<String, List<Claim>> byOthers(PoolPolicy self, Collection<PoolPolicy> neighbours,
+            ClusterView view) {
         Map<String, List<Claim>> claimed = new HashMap<>();
         for (PoolPolicy other : neighbours) {
             InjectionSpec injection = other.getSpec() == null ? null : other.getSpec().getInjection();
@@ -73,7 +74,8 @@ public final class Claims {
             shared.retainAll(other.writes());
             if (!shared.isEmpty()) {
                 return "also claimed by PoolPolicy " + other.policy() + ", which writes the same variables ("
-                        + String.join(", ", shared.stream().map(Claims::describe).toList()) + "): neither policy writes "
+                        + String.join(", ", shared.stream().map(Claims::describe).toList())
+                        + "): neither policy writes "
                         + "it until one lets it go. Two policies may size one workload when they write different "
                         + "variables: name others in spec.injection (maxPoolSizeEnv, minIdleEnv)";
             }

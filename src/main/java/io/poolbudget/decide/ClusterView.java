@@ -1,6 +1,5 @@
 package io.poolbudget.decide;
 
-
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -41,13 +40,13 @@ public final class ClusterView implements WorkloadCatalog {
     private final PodCounts counts;
 
     public ClusterView(Collection<Deployment> deployments, Collection<StatefulSet> statefulSets,
-                Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps) {
+            Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps) {
         this(deployments, statefulSets, hpas, pods, configMaps, new SettledWorkloads(), Instant.now());
     }
 
     public ClusterView(Collection<Deployment> deployments, Collection<StatefulSet> statefulSets,
-                Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps,
-                SettledWorkloads settled, Instant now) {
+            Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps,
+            SettledWorkloads settled, Instant now) {
         this.counts = new PodCounts(this, settled, now);
         this.deployments = byName(deployments);
         this.statefulSets = byName(statefulSets);
@@ -57,7 +56,8 @@ public final class ClusterView implements WorkloadCatalog {
     }
 
     private static <T extends HasMetadata> Map<String, T> byName(Collection<T> items) {
-        return items.stream().collect(Collectors.toMap(i -> i.getMetadata().getName(), Function.identity(), (a, b) -> a));
+        return items.stream()
+                .collect(Collectors.toMap(i -> i.getMetadata().getName(), Function.identity(), (a, b) -> a));
     }
 
     @Override
@@ -73,7 +73,8 @@ public final class ClusterView implements WorkloadCatalog {
         var all = kind == WorkloadKind.Deployment
                 ? deployments.values().stream().map(d -> Workloads.of(d, scalers))
                 : statefulSets.values().stream().map(s -> Workloads.of(s, scalers));
-        return all.filter(w -> Workloads.matches(selector, w.labels())).sorted(Comparator.comparing(Workload::name)).toList();
+        return all.filter(w -> Workloads.matches(selector, w.labels())).sorted(Comparator.comparing(Workload::name))
+                .toList();
     }
 
     public PodTemplateSpec template(Workload w) {
@@ -137,8 +138,10 @@ public final class ClusterView implements WorkloadCatalog {
     /** Why the rollout of the workload's current pool size is not progressing (see {@link RolloutHealth}), or null. */
     public String stalled(Workload w, Owner owner, InjectionSpec spec, List<String> containers, boolean reported) {
         String current = spec == null ? null : Injection.revision(owner, spec, template(w), containers);
-        return RolloutHealth.stalled(object(w), podsOf(w).stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null
-                && Objects.equals(current, Injection.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)))
+        return RolloutHealth.stalled(object(w), podsOf(w)
+                .stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null
+                        && Objects.equals(current,
+                                Injection.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)))
                 .toList(), reported);
     }
 
@@ -224,7 +227,8 @@ public final class ClusterView implements WorkloadCatalog {
 
     /** A Deployment paused with {@code kubectl rollout pause}: its template changes do not roll out. */
     public boolean paused(Workload w) {
-        return w.kind() == WorkloadKind.Deployment && Boolean.TRUE.equals(deployments.get(w.name()).getSpec().getPaused());
+        return w.kind() == WorkloadKind.Deployment
+                && Boolean.TRUE.equals(deployments.get(w.name()).getSpec().getPaused());
     }
 
     static int n(Integer value) {

@@ -13,7 +13,7 @@ import java.util.List;
  * {@link #result} says what became of the pass once the writes have returned.
  */
 public record Decision(PolicyPlan plan, InvalidPolicyException invalid, List<Slot> targets, boolean announce,
-                       Duration requeue) {
+        Duration requeue) {
 
     /** A target: its outcome, or the write that gives it one (exactly one of the two). */
     public record Slot(TargetOutcome outcome, Write write) {}
@@ -24,7 +24,7 @@ public record Decision(PolicyPlan plan, InvalidPolicyException invalid, List<Slo
      * ({@code written}), and the size it carried before.
      */
     public record Write(String fieldManager, List<HasMetadata> objects, TargetOutcome writing, TargetOutcome written,
-                        Integer appliedBefore) {
+            Integer appliedBefore) {
         /** The target when the API server refuses the write for a reason a user must fix (another field manager). */
         public TargetOutcome refused(String problem) {
             return written.with(appliedBefore, TargetOutcome.State.Conflict, problem, null, false);

@@ -43,11 +43,14 @@ public final class Injection {
     /** The variable names: a preset's, or the explicit ones ({@code minIdle} may be null). */
     public record EnvNames(String maxPoolSize, String minIdle) {
         public static EnvNames of(InjectionSpec spec) {
-            return spec.getPreset() != null ? new EnvNames(spec.getPreset().maxPoolSizeEnv(), spec.getPreset().minIdleEnv())
+            return spec.getPreset() != null
+                    ? new EnvNames(spec.getPreset().maxPoolSizeEnv(), spec.getPreset().minIdleEnv())
                     : new EnvNames(spec.getMaxPoolSizeEnv(), spec.getMinIdleEnv());
         }
 
-        public List<String> all() { return minIdle == null ? List.of(maxPoolSize) : List.of(maxPoolSize, minIdle); }
+        public List<String> all() {
+            return minIdle == null ? List.of(maxPoolSize) : List.of(maxPoolSize, minIdle);
+        }
     }
 
     /** The pool size a pod holds while the variable is absent: the spec's, else the preset's, else HikariCP's. */
@@ -63,7 +66,8 @@ public final class Injection {
      * the first chosen container, else null (not known from the spec: the app's default, or a value the user
      * sets through valueFrom).
      */
-    public static Integer heldSize(Owner owner, InjectionSpec spec, ObjectMeta meta, PodSpec pod, List<String> containers) {
+    public static Integer heldSize(Owner owner, InjectionSpec spec, ObjectMeta meta, PodSpec pod,
+            List<String> containers) {
         String annotated = Owner.annotation(meta, owner.sizeAnnotation());
         if (annotated != null) {
             return parse(annotated);
@@ -81,8 +85,9 @@ public final class Injection {
      * ref, another ConfigMap): server-side apply cannot turn that into our value, so it is a conflict to report.
      * Null when there is none.
      */
-    public static String foreignValueFrom(Owner owner, WorkloadKind kind, String workload, InjectionSpec spec, PodSpec pod,
-                                   List<String> containers) {
+    public static String foreignValueFrom(Owner owner, WorkloadKind kind, String workload, InjectionSpec spec,
+            PodSpec pod,
+            List<String> containers) {
         if (pod == null || pod.getContainers() == null) {
             return null;
         }
@@ -96,9 +101,11 @@ public final class Injection {
                     continue;
                 }
                 var ref = e.getValueFrom().getConfigMapKeyRef();
-                boolean oursToo = spec.getMode() == InjectionMode.ConfigMap && ref != null && ours.equals(ref.getName());
+                boolean oursToo = spec.getMode() == InjectionMode.ConfigMap && ref != null
+                        && ours.equals(ref.getName());
                 if (!oursToo) {
-                    return "container '" + c.getName() + "' sets " + e.getName() + " through valueFrom, which the operator "
+                    return "container '" + c.getName() + "' sets " + e.getName()
+                            + " through valueFrom, which the operator "
                             + "cannot replace with its value: remove that valueFrom from your manifest (the operator then "
                             + "sets the variable), or name other variables in spec.injection";
                 }
@@ -123,8 +130,9 @@ public final class Injection {
     }
 
     /** The pool size the pod template carries now: null when any chosen container lacks it. */
-    public static Integer appliedSize(Owner owner, InjectionSpec spec, PodTemplateSpec template, List<String> containers,
-                               ConfigMap cm) {
+    public static Integer appliedSize(Owner owner, InjectionSpec spec, PodTemplateSpec template,
+            List<String> containers,
+            ConfigMap cm) {
         if (spec.getMode() == InjectionMode.ConfigMap) {
             String value = cm == null || cm.getData() == null ? null : cm.getData().get(MAX_KEY);
             return value == null || revision(owner, spec, template, containers) == null ? null : parse(value);
@@ -149,11 +157,12 @@ public final class Injection {
         if (spec.getMode() == InjectionMode.ConfigMap) {
             return Owner.annotation(template.getMetadata(), owner.hashAnnotation());
         }
-        return containers.isEmpty() ? null : envValue(template.getSpec(), containers.get(0), EnvNames.of(spec).maxPoolSize());
+        return containers.isEmpty() ? null
+                : envValue(template.getSpec(), containers.get(0), EnvNames.of(spec).maxPoolSize());
     }
 
     public static String podRevision(Owner owner, InjectionSpec spec, ObjectMeta podMeta, PodSpec podSpec,
-                              List<String> containers) {
+            List<String> containers) {
         return revision(owner, spec, new PodTemplateSpec(podMeta, podSpec), containers);
     }
 
@@ -162,8 +171,9 @@ public final class Injection {
      * hash, and for a policy that draws on a DatabaseBudget ({@code budget} not null) that budget's name and the pools
      * per pod, so that its pods count against it for as long as they live.
      */
-    public static HasMetadata workloadPatch(WorkloadKind kind, String namespace, String name, Owner owner, InjectionSpec spec,
-                                     List<String> containers, int size, String budget, int poolsPerPod) {
+    public static HasMetadata workloadPatch(WorkloadKind kind, String namespace, String name, Owner owner,
+            InjectionSpec spec,
+            List<String> containers, int size, String budget, int poolsPerPod) {
         EnvNames names = EnvNames.of(spec);
         boolean viaConfigMap = spec.getMode() == InjectionMode.ConfigMap;
         String cm = owner.configMapName(kind, name);
@@ -199,8 +209,10 @@ public final class Injection {
     /** Applying this (under the policy's field manager) gives up every field the policy owned in the workload. */
     public static HasMetadata release(WorkloadKind kind, String namespace, String name) {
         return kind == WorkloadKind.Deployment
-                ? new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build()
-                : new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build();
+                ? new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                        .build()
+                : new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                        .build();
     }
 
     /** Deployment or StatefulSet (a cached object may lack its kind field). */
@@ -210,7 +222,8 @@ public final class Injection {
     }
 
     public static ConfigMap configMap(WorkloadKind kind, String namespace, String workload, Owner owner, int size) {
-        return new ConfigMapBuilder().withNewMetadata().withName(owner.configMapName(kind, workload)).withNamespace(namespace)
+        return new ConfigMapBuilder().withNewMetadata().withName(owner.configMapName(kind, workload))
+                .withNamespace(namespace)
                 .addToLabels(Owner.SIZED_LABEL, "true").addToLabels(Owner.POLICY_LABEL, owner.key())
                 .addToLabels("app.kubernetes.io/managed-by", "poolbudget-operator")
                 .endMetadata().withData(configMapData(size)).build();
@@ -249,7 +262,8 @@ public final class Injection {
 
     public static String hash(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }

@@ -46,13 +46,21 @@ public record Owner(String policy) {
         return shortened(policy, 63);
     }
 
-    public String sizeAnnotation() { return SIZE_PREFIX + key(); }
+    public String sizeAnnotation() {
+        return SIZE_PREFIX + key();
+    }
 
-    public String hashAnnotation() { return HASH_PREFIX + key(); }
+    public String hashAnnotation() {
+        return HASH_PREFIX + key();
+    }
 
-    public String budgetAnnotation() { return BUDGET_PREFIX + key(); }
+    public String budgetAnnotation() {
+        return BUDGET_PREFIX + key();
+    }
 
-    public String poolsAnnotation() { return POOLS_PREFIX + key(); }
+    public String poolsAnnotation() {
+        return POOLS_PREFIX + key();
+    }
 
     public String configMapName(WorkloadKind kind, String workload) {
         return shortened("poolbudget-" + key() + "-" + kind.name().toLowerCase() + "-" + workload, 253);

@@ -10,7 +10,8 @@ import java.util.function.ToLongFunction;
  * What a pass made of a policy, for its status: the plan, every target's outcome, and when to look again. {@code
  * invalid} is set, and the rest empty, when the spec cannot be planned.
  */
-public record PassResult(PolicyPlan plan, InvalidPolicyException invalid, List<TargetOutcome> targets, Duration requeue) {
+public record PassResult(PolicyPlan plan, InvalidPolicyException invalid, List<TargetOutcome> targets,
+        Duration requeue) {
 
     public static PassResult invalid(InvalidPolicyException e) {
         return new PassResult(null, e, List.of(), null);

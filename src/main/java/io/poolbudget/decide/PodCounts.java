@@ -37,7 +37,9 @@ final class PodCounts {
      * in {@code poolSizes}: only an over-budget moment already reported waits for them, see StatusAggregator).
      */
     record Live(int pods, int terminating, long poolSizes, long atDefault, long departing) {
-        public long connections(long poolsPerPod) { return poolSizes * poolsPerPod; }
+        public long connections(long poolsPerPod) {
+            return poolSizes * poolsPerPod;
+        }
     }
 
     /**
@@ -63,7 +65,8 @@ final class PodCounts {
         var meta = view.object(w).getMetadata();
         Unseen unseen = ours && settled.contains(meta.getNamespace(), meta.getUid()) ? Unseen.NONE
                 : unseen(w, ours, labelled, owner, spec, containers);
-        if (ours && unseen.pods() == 0 && unseen.departing() == 0 && spec != null && view.rolledOut(w, owner, spec, containers)) {
+        if (ours && unseen.pods() == 0 && unseen.departing() == 0 && spec != null
+                && view.rolledOut(w, owner, spec, containers)) {
             settled.settle(meta.getNamespace(), meta.getUid()); // every pod it runs now carries the marker
         } else if (!ours) {
             settled.unsettle(meta.getNamespace(), meta.getUid());
@@ -93,7 +96,7 @@ final class PodCounts {
      * such count, as departing until their grace period is over. A StatefulSet's replicas include terminating pods.
      */
     private Unseen unseen(Workload w, boolean ours, List<Pod> labelled, Owner owner, InjectionSpec spec,
-                          List<String> containers) {
+            List<String> containers) {
         PodTemplateSpec template = view.template(w);
         int running = unmarked(w, ours, labelled, owner, spec, containers);
         if (!(view.object(w) instanceof Deployment d) || d.getStatus() == null) {
@@ -105,7 +108,8 @@ final class PodCounts {
         if (counted == null) {
             return new Unseen(running, 0, left);
         }
-        int labelledTerminating = (int) labelled.stream().filter(p -> p.getMetadata().getDeletionTimestamp() != null).count();
+        int labelledTerminating = (int) labelled.stream().filter(p -> p.getMetadata().getDeletionTimestamp() != null)
+                .count();
         int terminating = Math.min(left, Math.max(0, counted - labelledTerminating));
         return new Unseen(running + terminating, terminating, 0);
     }
@@ -121,7 +125,7 @@ final class PodCounts {
      * pod (one that began terminating may still be counted by the status: it is taken out once, not counted twice).
      */
     private int unmarked(Workload w, boolean ours, List<Pod> labelled, Owner owner, InjectionSpec spec,
-                         List<String> containers) {
+            List<String> containers) {
         HasMetadata o = view.object(w);
         long generation = o.getMetadata().getGeneration() == null ? 0 : o.getMetadata().getGeneration();
         Long observed;
@@ -160,12 +164,14 @@ final class PodCounts {
      * does yet.
      */
     private static String currentRevision(List<Pod> pods, Owner owner, InjectionSpec spec, List<String> containers,
-                                          PodTemplateSpec template) {
+            PodTemplateSpec template) {
         String size = spec == null ? null : Injection.revision(owner, spec, template, containers);
-        return pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null && ClusterView.revision(p) != null
+        return pods
+                .stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null && ClusterView.revision(p) != null
                         && (spec == null || Objects.equals(size, Injection.podRevision(owner, spec, p.getMetadata(),
-                        p.getSpec(), containers))))
-                .max(Comparator.comparing((Pod p) -> ClusterView.created(p)).thenComparing(p -> p.getMetadata().getName()))
+                                p.getSpec(), containers))))
+                .max(Comparator.comparing((Pod p) -> ClusterView.created(p))
+                        .thenComparing(p -> p.getMetadata().getName()))
                 .map(ClusterView::revision).orElse(null);
     }
 
@@ -191,7 +197,8 @@ final class PodCounts {
         PodTemplateSpec template = view.template(w);
         boolean ours = owner.sized(template.getMetadata());
         var meta = view.object(w).getMetadata();
-        if (!(ours && settled.contains(meta.getNamespace(), meta.getUid())) && unmarked(w, ours, view.podsOf(w), owner, spec, containers) > 0) {
+        if (!(ours && settled.contains(meta.getNamespace(), meta.getUid()))
+                && unmarked(w, ours, view.podsOf(w), owner, spec, containers) > 0) {
             Integer templateHeld = ours ? null
                     : Injection.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
             most = Math.max(most, templateHeld == null ? appDefault : templateHeld);

@@ -36,7 +36,8 @@ public final class PolicyPass {
 
     /** Where the operator runs without DatabaseBudgets. */
     private static final PolicyPlanner.SharedBudgets OFF = p -> {
-        throw new InvalidPolicyException("spec.databaseRef", "names DatabaseBudget " + SharedBudgets.ref(p) + ", but this "
+        throw new InvalidPolicyException("spec.databaseRef", "names DatabaseBudget " + SharedBudgets.ref(p)
+                + ", but this "
                 + "installation does not read DatabaseBudgets (it watches only some namespaces, or sharedBudgets.enabled "
                 + "is false): give this policy its own spec.database");
     };
@@ -46,7 +47,7 @@ public final class PolicyPass {
      * policy may draw on (null where there are none), {@code window} the stabilisation window of raises.
      */
     public static Decision decide(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours,
-                                  SharedBudgets shared, Instant now, Duration window) {
+            SharedBudgets shared, Instant now, Duration window) {
         PolicyPlan plan;
         try {
             plan = PolicyPlanner.plan(policy, view, shared == null ? OFF : shared);
@@ -90,12 +91,12 @@ public final class PolicyPass {
         }
         return carried == null ? "to record DatabaseBudget " + budget + " on its pods"
                 : budget == null ? "without DatabaseBudget " + carried + ": its pods count against it until replaced"
-                : "to record DatabaseBudget " + budget + " instead of " + carried + " on its pods";
+                        : "to record DatabaseBudget " + budget + " instead of " + carried + " on its pods";
     }
 
     /** A target the policy may write: what it is now and what the rollout rules see of it. */
     private record Sized(Workload workload, TargetAllocation allocation, int index, List<String> containers, Held live,
-                         boolean paused, String stalled, RolloutDecider.TargetState state, String budgetChange) {
+            boolean paused, String stalled, RolloutDecider.TargetState state, String budgetChange) {
         TargetOutcome outcome(Integer applied, State state, String message, Instant pendingSince, boolean wrote) {
             return new TargetOutcome(workload.kind().name(), workload.name(), workload, allocation, applied, state,
                     message, pendingSince, wrote, live);
@@ -146,7 +147,8 @@ public final class PolicyPass {
             String problem = null;
             State state = State.Conflict;
             try {
-                containers = injection == null ? List.of() : Injection.containers(injection, view.template(w).getSpec());
+                containers = injection == null ? List.of()
+                        : Injection.containers(injection, view.template(w).getSpec());
             } catch (IllegalArgumentException e) {
                 problem = e.getMessage();
                 state = State.Invalid;
@@ -175,7 +177,7 @@ public final class PolicyPass {
         }
 
         private Sized sized(int index, Workload w, TargetAllocation a, List<String> containers, Held live,
-                            Integer applied) {
+                Integer applied) {
             TargetStatus before = previous.get(w.id());
             Instant since = before == null || before.getPendingSince() == null ? null
                     : Instant.parse(before.getPendingSince());
@@ -214,15 +216,15 @@ public final class PolicyPass {
             return switch (v.action()) {
                 case NONE -> s.state().rolledOut() ? s.outcome(applied, State.Applied, v.reason(), null, false)
                         : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size "
-                        + s.allocation().poolSize(), false)
-                        : s.stalled() != null ? s.outcome(applied, State.Stalled, stalledText(s, applied)
-                        + "; raises that wait for it keep waiting. Fix the workload (kubectl rollout status/undo "
-                        + "deployment/" + s.workload().name() + ") or the policy", null, false)
-                        : s.outcome(applied, State.Rolling, "rolling out", null, false);
+                                + s.allocation().poolSize(), false)
+                                : s.stalled() != null ? s.outcome(applied, State.Stalled, stalledText(s, applied)
+                                        + "; raises that wait for it keep waiting. Fix the workload (kubectl rollout status/undo "
+                                        + "deployment/" + s.workload().name() + ") or the policy", null, false)
+                                        : s.outcome(applied, State.Rolling, "rolling out", null, false);
                 // a stall stays reported whatever else the target waits for
                 case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> s.stalled() != null
                         ? s.outcome(applied, State.Stalled, stalledText(s, applied) + ". Its " + v.reason(),
-                        v.pendingSince(), false)
+                                v.pendingSince(), false)
                         : s.outcome(applied, State.Pending, v.reason(), v.pendingSince(), false);
                 case APPLY -> throw new IllegalStateException("a write is not an outcome: " + v);
             };
@@ -258,8 +260,10 @@ public final class PolicyPass {
             String field = "spec.targets[" + s.index() + "].minPoolSize";
             String fix = applied == null || running <= applied ? "" : ". If the app cannot start with a pool of "
                     + applied + (applied == 1 ? " (one that takes a second connection while it holds one cannot), set "
-                    + field + ": 2" : ", set " + field + " to the smallest pool it starts with (its running pods hold "
-                    + running + ")") + " or give the database more budget";
+                            + field + ": 2"
+                            : ", set " + field + " to the smallest pool it starts with (its running pods hold "
+                                    + running + ")")
+                    + " or give the database more budget";
             return "pool size " + applied + " has not taken effect: " + s.stalled() + "; its old pods keep their pools"
                     + fix;
         }

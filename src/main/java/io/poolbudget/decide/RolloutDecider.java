@@ -29,36 +29,52 @@ import java.util.List;
 public final class RolloutDecider {
     private RolloutDecider() {}
 
-    public enum Action { APPLY, HOLD_FOR_ROLLOUTS, HOLD_FOR_WINDOW, NONE }
+    public enum Action {
+        APPLY, HOLD_FOR_ROLLOUTS, HOLD_FOR_WINDOW, NONE
+    }
 
     /**
      * {@code applied} is null when the workload carries no size from us yet; {@code holds} is what its
      * pods hold now (the applied size, or the app's default before the first write); {@code stalled}: its rollout is
      * not progressing; {@code runningHolds}: the largest pool one of its running pods holds (0 without any).
      */
-    public record TargetState(String id, int desired, Integer applied, int holds, boolean rolledOut, Instant pendingSince,
-                              boolean stalled, int runningHolds) {
-        public TargetState(String id, int desired, Integer applied, boolean rolledOut, Instant pendingSince, int appDefault) {
-            this(id, desired, applied, rolledOut, pendingSince, appDefault, false, applied == null ? appDefault : applied);
+    public record TargetState(String id, int desired, Integer applied, int holds, boolean rolledOut,
+            Instant pendingSince,
+            boolean stalled, int runningHolds) {
+        public TargetState(String id, int desired, Integer applied, boolean rolledOut, Instant pendingSince,
+                int appDefault) {
+            this(id, desired, applied, rolledOut, pendingSince, appDefault, false,
+                    applied == null ? appDefault : applied);
         }
 
-        public TargetState(String id, int desired, Integer applied, boolean rolledOut, Instant pendingSince, int appDefault,
-                           boolean stalled, int runningHolds) {
+        public TargetState(String id, int desired, Integer applied, boolean rolledOut, Instant pendingSince,
+                int appDefault,
+                boolean stalled, int runningHolds) {
             this(id, desired, applied, applied == null ? appDefault : applied, rolledOut, pendingSince, stalled,
                     runningHolds);
         }
 
-        public boolean shrinking() { return desired < holds; }
+        public boolean shrinking() {
+            return desired < holds;
+        }
 
-        public boolean growing() { return desired > holds; }
+        public boolean growing() {
+            return desired > holds;
+        }
 
-        public boolean adopting() { return applied == null && desired == holds; }
+        public boolean adopting() {
+            return applied == null && desired == holds;
+        }
 
         /** Its pods, or the size written into it, hold more than the plan gives it. */
-        public boolean overPlan() { return desired < Math.max(holds, runningHolds); }
+        public boolean overPlan() {
+            return desired < Math.max(holds, runningHolds);
+        }
 
         /** A raise of a stalled target back toward what its running pods hold: no connections added. */
-        public boolean returning() { return stalled && growing() && desired <= runningHolds; }
+        public boolean returning() {
+            return stalled && growing() && desired <= runningHolds;
+        }
 
         private String change() {
             return applied == null ? "first size " + desired + " (the pods hold the app's default " + holds + ")"
@@ -78,7 +94,7 @@ public final class RolloutDecider {
 
     /** {@code otherBlockers}: workloads outside {@code targets} that hold more than planned (a conflict, say). */
     public static List<Verdict> decide(List<TargetState> targets, List<String> otherBlockers, Instant now,
-                                        Duration window) {
+            Duration window) {
         List<Blocker> blockers = new ArrayList<>();
         otherBlockers.forEach(b -> blockers.add(new Blocker(null, b, true)));
         for (TargetState t : targets) {
@@ -92,7 +108,8 @@ public final class RolloutDecider {
         List<Verdict> decisions = new ArrayList<>(targets.size());
         for (TargetState t : targets) {
             // a stalled rollout ends only by a write: its own target never waits for it
-            List<Blocker> others = t.stalled() ? blockers.stream().filter(b -> !t.id().equals(b.id())).toList() : blockers;
+            List<Blocker> others = t.stalled() ? blockers.stream().filter(b -> !t.id().equals(b.id())).toList()
+                    : blockers;
             decisions.add(decide(t, others, now, window));
         }
         return decisions;
@@ -114,7 +131,8 @@ public final class RolloutDecider {
         }
         if (t.returning()) {
             List<String> over = blockers.stream().filter(Blocker::overPlan).map(Blocker::text).toList();
-            String back = "raise " + t.change() + " goes back toward the " + t.runningHolds() + " its running pods hold, "
+            String back = "raise " + t.change() + " goes back toward the " + t.runningHolds()
+                    + " its running pods hold, "
                     + "so it adds no connections, and only a write can end its stalled rollout";
             return over.isEmpty() ? new Verdict(t.id(), Action.APPLY, null, back + ": applies now")
                     : new Verdict(t.id(), Action.HOLD_FOR_ROLLOUTS, null, back + "; it waits until these hold no more "
@@ -124,12 +142,14 @@ public final class RolloutDecider {
         Instant until = since.plus(window);
         String raise = t.applied() == null ? t.change() : "raise " + t.change();
         if (now.isBefore(until)) {
-            return new Verdict(t.id(), Action.HOLD_FOR_WINDOW, since, raise + " waits for the stabilisation window until "
-                    + until);
+            return new Verdict(t.id(), Action.HOLD_FOR_WINDOW, since,
+                    raise + " waits for the stabilisation window until "
+                            + until);
         }
         if (!all.isEmpty()) {
-            return new Verdict(t.id(), Action.HOLD_FOR_ROLLOUTS, since, raise + " waits until these finish rolling out: "
-                    + list(all));
+            return new Verdict(t.id(), Action.HOLD_FOR_ROLLOUTS, since,
+                    raise + " waits until these finish rolling out: "
+                            + list(all));
         }
         return new Verdict(t.id(), Action.APPLY, null, raise + " applies now");
     }

@@ -16,7 +16,8 @@ import java.util.Set;
  */
 public final class RolloutHealth {
     /** A container waiting for one of these does not start until someone changes something. */
-    public static final Set<String> STUCK = Set.of("CrashLoopBackOff", "CreateContainerConfigError", "CreateContainerError",
+    public static final Set<String> STUCK = Set.of("CrashLoopBackOff", "CreateContainerConfigError",
+            "CreateContainerError",
             "ImagePullBackOff", "ErrImagePull", "InvalidImageName", "RunContainerError");
     /**
      * Restarts of a not-Ready container after which it counts as crash-looping even between back-offs; once the
@@ -35,7 +36,7 @@ public final class RolloutHealth {
     public static String stalled(HasMetadata workload, List<Pod> newPods, boolean reported) {
         if (workload instanceof Deployment d && d.getStatus() != null && d.getStatus().getConditions() != null
                 && d.getStatus().getConditions().stream().anyMatch(c -> "Progressing".equals(c.getType())
-                && "False".equals(c.getStatus()) && "ProgressDeadlineExceeded".equals(c.getReason()))) {
+                        && "False".equals(c.getStatus()) && "ProgressDeadlineExceeded".equals(c.getReason()))) {
             Integer deadline = d.getSpec().getProgressDeadlineSeconds();
             return "its rollout is not progressing (ProgressDeadlineExceeded: no new pod became available within "
                     + "progressDeadlineSeconds " + (deadline == null ? 600 : deadline) + ")";

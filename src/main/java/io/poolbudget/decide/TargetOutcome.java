@@ -10,10 +10,12 @@ import java.time.Instant;
  * the workload does not exist.
  */
 public record TargetOutcome(String kind, String name, Workload workload, TargetAllocation allocation, Integer applied,
-                            State state, String message, Instant pendingSince, boolean wrote, Held held) {
+        State state, String message, Instant pendingSince, boolean wrote, Held held) {
 
     /** A target's state, as status.targets[].state says it. */
-    public enum State { Applied, Rolling, Stalled, Paused, Pending, DryRun, Conflict, NotFound, Invalid }
+    public enum State {
+        Applied, Rolling, Stalled, Paused, Pending, DryRun, Conflict, NotFound, Invalid
+    }
 
     /**
      * What a target's pods hold now, in connections, by their own specs, terminating pods included: {@code connections}
@@ -23,7 +25,8 @@ public record TargetOutcome(String kind, String name, Workload workload, TargetA
      */
     public record Held(long connections, long atDefault, long departing) {
         public static Held of(PodCounts.Live live, int poolsPerPod) {
-            return new Held(live.connections(poolsPerPod), live.atDefault() * poolsPerPod, live.departing() * poolsPerPod);
+            return new Held(live.connections(poolsPerPod), live.atDefault() * poolsPerPod,
+                    live.departing() * poolsPerPod);
         }
     }
 

@@ -31,14 +31,22 @@ public final class PolicyMemory {
          * the status can lag the process's own write by a pass, and a stale copy must not end a condition that lasts
          * nor repeat an Event.
          */
-        public List<Condition> reported() { return reported; }
+        public List<Condition> reported() {
+            return reported;
+        }
 
-        public void reported(List<Condition> conditions) { reported = conditions == null ? null : List.copyOf(conditions); }
+        public void reported(List<Condition> conditions) {
+            reported = conditions == null ? null : List.copyOf(conditions);
+        }
 
         /** Since when the policy's pods have declared more connections than its budget; null while they do not. */
-        public Instant overSince() { return overSince; }
+        public Instant overSince() {
+            return overSince;
+        }
 
-        public void overSince(Instant since) { overSince = since; }
+        public void overSince(Instant since) {
+            overSince = since;
+        }
     }
 
     private final Map<String, Entry> policies = new ConcurrentHashMap<>();

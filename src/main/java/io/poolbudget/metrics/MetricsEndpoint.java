@@ -42,9 +42,8 @@ public class MetricsEndpoint {
     private final String path;
 
     MetricsEndpoint(MeterRegistry registry,
-                    @ConfigProperty(name = "quarkus.http.non-application-root-path", defaultValue = "q") String root,
-                    @ConfigProperty(name = "quarkus.micrometer.export.prometheus.path", defaultValue = "metrics")
-                    String path) {
+            @ConfigProperty(name = "quarkus.http.non-application-root-path", defaultValue = "q") String root,
+            @ConfigProperty(name = "quarkus.micrometer.export.prometheus.path", defaultValue = "metrics") String path) {
         this.registry = registry;
         this.path = path(root, path);
     }
@@ -105,7 +104,7 @@ public class MetricsEndpoint {
 
         @Override
         public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
+            write(new byte[]{(byte) b}, 0, 1);
         }
 
         @Override

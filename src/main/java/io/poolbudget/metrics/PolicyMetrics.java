@@ -28,7 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
 @jakarta.inject.Singleton
 public final class PolicyMetrics {
     /** Write outcomes, the values of the {@code outcome} label of {@code poolbudget_writes_total}. */
-    public enum WriteOutcome { applied, conflict, error }
+    public enum WriteOutcome {
+        applied, conflict, error
+    }
 
     private final MeterRegistry registry;
     private final Map<String, StatusCollector.Exported> policies = new ConcurrentHashMap<>();
@@ -48,7 +50,8 @@ public final class PolicyMetrics {
         this.reconciles = Counter.builder("poolbudget_reconciles_total")
                 .description("Reconcile passes this replica finished, with or without error").register(registry);
         this.reconcileErrors = Counter.builder("poolbudget_reconcile_errors_total")
-                .description("Reconcile passes that ended in an error (they are retried with back-off)").register(registry);
+                .description("Reconcile passes that ended in an error (they are retried with back-off)")
+                .register(registry);
         Gauge.builder("poolbudget_policies", policies, Map::size)
                 .description("PoolPolicies this replica reconciles and exports series for (0 on a standby)")
                 .register(registry);

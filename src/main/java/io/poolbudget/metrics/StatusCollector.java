@@ -145,42 +145,57 @@ final class StatusCollector extends Collector {
 
     private static List<Series<PoolPolicyStatus>> policySeries() {
         return List.of(
-                new Series<>("poolbudget_budget_connections", "Connections the policy's targets may hold together (status.budget)",
+                new Series<>("poolbudget_budget_connections",
+                        "Connections the policy's targets may hold together (status.budget)",
                         st -> st.getBudget() == null ? Double.NaN : st.getBudget().getConnections()),
                 new Series<>("poolbudget_allocated_connections", "Connections the planned pool sizes take at peak pods "
                         + "(status.allocated)", st -> num(st.getAllocated())),
                 new Series<>("poolbudget_unallocated_connections", "Budget the plan leaves unused (status.unallocated)",
                         st -> num(st.getUnallocated())),
-                new Series<>("poolbudget_policy_ready", "1 while the policy is Ready (condition Ready=True): planned and "
-                        + "applied, or planned in dry run", st -> reason(st, "Ready", null)),
-                new Series<>("poolbudget_live_connections", "Connections the targets' pods hold now by their own specs, "
-                        + "terminating pods included (status.liveConnections)", st -> num(st.getLiveConnections())),
-                new Series<>("poolbudget_oversubscribed", "1 while even the smallest pools the policy allows need more than "
-                        + "the budget (condition Oversubscribed=True, reason Oversubscribed)",
+                new Series<>("poolbudget_policy_ready",
+                        "1 while the policy is Ready (condition Ready=True): planned and "
+                                + "applied, or planned in dry run",
+                        st -> reason(st, "Ready", null)),
+                new Series<>("poolbudget_live_connections",
+                        "Connections the targets' pods hold now by their own specs, "
+                                + "terminating pods included (status.liveConnections)",
+                        st -> num(st.getLiveConnections())),
+                new Series<>("poolbudget_oversubscribed",
+                        "1 while even the smallest pools the policy allows need more than "
+                                + "the budget (condition Oversubscribed=True, reason Oversubscribed)",
                         st -> reason(st, "Oversubscribed", "Oversubscribed")),
-                new Series<>("poolbudget_live_over_budget", "1 while the pods that exist hold more connections than the "
-                        + "budget (condition Oversubscribed=True, reason LiveOverBudget)",
+                new Series<>("poolbudget_live_over_budget",
+                        "1 while the pods that exist hold more connections than the "
+                                + "budget (condition Oversubscribed=True, reason LiveOverBudget)",
                         st -> reason(st, "Oversubscribed", "LiveOverBudget")),
                 new Series<>("poolbudget_oversubscription_ratio", "Allocated connections over the budget: above 1 is "
-                        + "oversubscribed", st -> st.getBudget() == null || st.getAllocated() == null
-                        || st.getBudget().getConnections() == 0 ? Double.NaN
-                        : (double) st.getAllocated() / st.getBudget().getConnections()),
+                        + "oversubscribed",
+                        st -> st.getBudget() == null || st.getAllocated() == null
+                                || st.getBudget().getConnections() == 0 ? Double.NaN
+                                        : (double) st.getAllocated() / st.getBudget().getConnections()),
                 new Series<>("poolbudget_rollouts_in_progress", "Targets whose pods are rolling out a new pool size "
                         + "(state Rolling)", st -> count(st, "Rolling")),
-                new Series<>("poolbudget_stalled_rollouts", "Targets whose rollout of a written size is not progressing "
-                        + "(state Stalled: crash-looping new pods, ProgressDeadlineExceeded)", st -> count(st, "Stalled")),
-                new Series<>("poolbudget_pending_raises", "Targets whose raise waits for the stabilization window or for "
-                        + "other targets' shrinks (state Pending)", st -> count(st, "Pending")),
+                new Series<>("poolbudget_stalled_rollouts",
+                        "Targets whose rollout of a written size is not progressing "
+                                + "(state Stalled: crash-looping new pods, ProgressDeadlineExceeded)",
+                        st -> count(st, "Stalled")),
+                new Series<>("poolbudget_pending_raises",
+                        "Targets whose raise waits for the stabilization window or for "
+                                + "other targets' shrinks (state Pending)",
+                        st -> count(st, "Pending")),
                 new Series<>("poolbudget_conflicts", "Targets the policy does not write because of a conflict (state "
                         + "Conflict)", st -> count(st, "Conflict")),
-                new Series<>("poolbudget_observed_connections", "Client connections the database itself reports (status."
-                        + "observed.connections); NaN without spec.database.observe",
+                new Series<>("poolbudget_observed_connections",
+                        "Client connections the database itself reports (status."
+                                + "observed.connections); NaN without spec.database.observe",
                         st -> st.getObserved() == null ? Double.NaN : num(st.getObserved().getConnections())),
                 new Series<>("poolbudget_observed_max_connections", "The database's max_connections (status.observed."
-                        + "maxConnections)", st -> st.getObserved() == null ? Double.NaN
-                        : num(st.getObserved().getMaxConnections())),
-                new Series<>("poolbudget_observed_over_budget", "1 while the database's own count is above the budget or "
-                        + "its capacity below it (condition ObservedOverBudget=True)",
+                        + "maxConnections)",
+                        st -> st.getObserved() == null ? Double.NaN
+                                : num(st.getObserved().getMaxConnections())),
+                new Series<>("poolbudget_observed_over_budget",
+                        "1 while the database's own count is above the budget or "
+                                + "its capacity below it (condition ObservedOverBudget=True)",
                         st -> reason(st, "ObservedOverBudget", null)),
                 new Series<>("poolbudget_observation_failing", "1 while the database cannot be read (condition "
                         + "ObservationFailing=True)", st -> reason(st, "ObservationFailing", null)));
@@ -190,12 +205,17 @@ final class StatusCollector extends Collector {
         return List.of(
                 new Series<>("poolbudget_target_basis_replicas", "Replicas the target's basis counts (status.targets[]."
                         + "basisReplicas)", t -> num(t.getBasisReplicas())),
-                new Series<>("poolbudget_target_peak_pods", "Pods the plan budgets for at once: basis, rollout surge and "
-                        + "terminating pods (status.targets[].peakPods)", t -> num(t.getPeakPods())),
-                new Series<>("poolbudget_target_pool_size", "Per-pod pool size the plan wants (status.targets[].poolSize)",
+                new Series<>("poolbudget_target_peak_pods",
+                        "Pods the plan budgets for at once: basis, rollout surge and "
+                                + "terminating pods (status.targets[].peakPods)",
+                        t -> num(t.getPeakPods())),
+                new Series<>("poolbudget_target_pool_size",
+                        "Per-pod pool size the plan wants (status.targets[].poolSize)",
                         t -> num(t.getPoolSize())),
-                new Series<>("poolbudget_target_applied_pool_size", "Per-pod pool size in the workload now; NaN before the "
-                        + "first write (status.targets[].appliedPoolSize)", t -> num(t.getAppliedPoolSize())),
+                new Series<>("poolbudget_target_applied_pool_size",
+                        "Per-pod pool size in the workload now; NaN before the "
+                                + "first write (status.targets[].appliedPoolSize)",
+                        t -> num(t.getAppliedPoolSize())),
                 new Series<>("poolbudget_target_connections", "Connections the plan gives the target at peak pods "
                         + "(status.targets[].connections)", t -> num(t.getConnections())),
                 new Series<>("poolbudget_target_live_connections", "Connections the target's pods hold now "

@@ -28,7 +28,8 @@ public final class ObservationSource {
 
     private ObservationSource() {}
 
-    public static PerResourcePollingEventSource<Observation, PoolPolicy, String> create(EventSourceContext<PoolPolicy> context,
+    public static PerResourcePollingEventSource<Observation, PoolPolicy, String> create(
+            EventSourceContext<PoolPolicy> context,
             KubernetesClient client, PostgresReader reader) {
         PerResourcePollingEventSource.ResourceFetcher<Observation, PoolPolicy> fetcher = new PerResourcePollingEventSource.ResourceFetcher<>() {
             @Override
@@ -44,7 +45,8 @@ public final class ObservationSource {
                         : spec.getIntervalSeconds()));
             }
         };
-        var config = new PerResourcePollingConfigurationBuilder<Observation, PoolPolicy, String>(fetcher, Duration.ofSeconds(30))
+        var config = new PerResourcePollingConfigurationBuilder<Observation, PoolPolicy, String>(fetcher,
+                Duration.ofSeconds(30))
                 .withName("observations").withRegisterPredicate(p -> spec(p) != null)
                 .withResourceIDMapper(o -> "observation").build();
         return new PerResourcePollingEventSource<>(Observation.class, context, config);
@@ -58,7 +60,8 @@ public final class ObservationSource {
         return p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
     }
 
-    private static Observation read(KubernetesClient client, PostgresReader reader, PoolPolicy policy, ObserveSpec spec) {
+    private static Observation read(KubernetesClient client, PostgresReader reader, PoolPolicy policy,
+            ObserveSpec spec) {
         String ns = policy.getMetadata().getNamespace();
         Secret secret;
         try {
@@ -68,18 +71,21 @@ public final class ObservationSource {
                 return Observation.failed("SecretForbidden", "the operator may not read it: list it in the chart's "
                         + "observe.secretNames (it grants get on those names only)");
             }
-            return Observation.failed("SecretUnreadable", "the API server answered " + e.getCode() + " when reading it");
+            return Observation.failed("SecretUnreadable",
+                    "the API server answered " + e.getCode() + " when reading it");
         }
         if (secret == null) {
-            return Observation.failed("SecretNotFound", "no such Secret in namespace " + ns + ": create it with the keys "
-                    + JDBC_URL + ", " + USERNAME + " and " + PASSWORD);
+            return Observation.failed("SecretNotFound",
+                    "no such Secret in namespace " + ns + ": create it with the keys "
+                            + JDBC_URL + ", " + USERNAME + " and " + PASSWORD);
         }
         String url = value(secret, JDBC_URL);
         String user = value(secret, USERNAME);
         String password = value(secret, PASSWORD);
         if (url == null || user == null || password == null || !url.startsWith("jdbc:postgresql:")) {
-            return Observation.failed("SecretInvalid", "it needs the keys " + JDBC_URL + " (jdbc:postgresql://host:port/db), "
-                    + USERNAME + " and " + PASSWORD);
+            return Observation.failed("SecretInvalid",
+                    "it needs the keys " + JDBC_URL + " (jdbc:postgresql://host:port/db), "
+                            + USERNAME + " and " + PASSWORD);
         }
         return reader.read(key(policy), new PostgresReader.Credentials(url, user, password), spec.getGroupBy());
     }

@@ -116,7 +116,8 @@ public final class PostgresReader implements AutoCloseable {
         while (root.getCause() instanceof SQLException cause) {
             root = cause;
         }
-        String state = Objects.requireNonNullElse(root.getSQLState() != null ? root.getSQLState() : e.getSQLState(), "");
+        String state = Objects.requireNonNullElse(root.getSQLState() != null ? root.getSQLState() : e.getSQLState(),
+                "");
         String message = root.getMessage() == null ? e.getMessage() : root.getMessage();
         if (state.startsWith("28")) {
             return Observation.failed("LoginFailed", "the database refused the login (" + message + "): check the "
@@ -127,9 +128,11 @@ public final class PostgresReader implements AutoCloseable {
                     + "jdbcUrl and that the operator's pods may connect to it");
         }
         if (state.equals("42501")) {
-            return Observation.failed("PermissionDenied", "the monitoring role may not read pg_stat_activity (" + message
-                    + "): GRANT pg_monitor TO it");
+            return Observation.failed("PermissionDenied",
+                    "the monitoring role may not read pg_stat_activity (" + message
+                            + "): GRANT pg_monitor TO it");
         }
-        return Observation.failed("QueryFailed", "reading pg_stat_activity failed (SQLSTATE " + state + ": " + message + ")");
+        return Observation.failed("QueryFailed",
+                "reading pg_stat_activity failed (SQLSTATE " + state + ": " + message + ")");
     }
 }

@@ -9,5 +9,7 @@ public class InvalidPolicyException extends RuntimeException {
         this.field = field;
     }
 
-    public String field() { return field; }
+    public String field() {
+        return field;
+    }
 }

@@ -34,7 +34,9 @@ public final class PolicyPlanner {
      * {@code selector} the selector as kubectl prints it).
      */
     public record MissingTarget(int index, WorkloadKind kind, String name, String selector) {
-        public String field() { return "spec.targets[" + index + "]." + (name != null ? "name" : "selector"); }
+        public String field() {
+            return "spec.targets[" + index + "]." + (name != null ? "name" : "selector");
+        }
 
         /** What is wrong, for a condition, an Event or plan's warning. */
         public String problem() {
@@ -46,7 +48,7 @@ public final class PolicyPlanner {
 
     /** {@code terminatingMarks}: each workload's recent rollouts after this pass (by workload id), for its status. */
     public record PolicyPlan(List<ResolvedTarget> targets, List<MissingTarget> missing, Allocation allocation,
-                             Map<String, List<TerminatingMarks.Mark>> terminatingMarks) {}
+            Map<String, List<TerminatingMarks.Mark>> terminatingMarks) {}
 
     /** The workloads a policy's targets name or select, without sizing them. */
     public record Resolution(List<ResolvedTarget> targets, List<MissingTarget> missing) {}
@@ -67,7 +69,7 @@ public final class PolicyPlanner {
                     + "or the env variables");
         }
         var injection = policy.getSpec().getInjection();
-        for (String[] env : injection == null ? new String[0][] : new String[][] {
+        for (String[] env : injection == null ? new String[0][] : new String[][]{
                 {"spec.injection.maxPoolSizeEnv", injection.getMaxPoolSizeEnv()},
                 {"spec.injection.minIdleEnv", injection.getMinIdleEnv()}}) {
             String refused = io.poolbudget.api.v1alpha1.EnvNames.refused(env[0], env[1]);
@@ -186,8 +188,9 @@ public final class PolicyPlanner {
             for (var t : policy.getStatus().getTargets()) {
                 String id = t.getKind() + "/" + t.getName();
                 if (t.getTerminatingSeen() != null) {
-                    marks.put(id, t.getTerminatingSeen().stream().filter(m -> m.getRevision() != null && m.getPods() != null)
-                            .map(m -> new TerminatingMarks.Mark(m.getRevision(), m.getPods())).toList());
+                    marks.put(id,
+                            t.getTerminatingSeen().stream().filter(m -> m.getRevision() != null && m.getPods() != null)
+                                    .map(m -> new TerminatingMarks.Mark(m.getRevision(), m.getPods())).toList());
                 } else if (t.getSeenTerminatingPods() != null) {
                     marks.put(id, List.of(new TerminatingMarks.Mark("", t.getSeenTerminatingPods())));
                 }
@@ -221,7 +224,8 @@ public final class PolicyPlanner {
                         1, Limits.POOLS_PER_POD))
                 .basis(basis(t.getBasis()))
                 .fixedReplicas(Limits.bounded(field + ".fixedReplicas", t.getFixedReplicas(), 0, Limits.REPLICAS))
-                .terminatingPods(Limits.bounded(field + ".terminatingPods", t.getTerminatingPods(), 0, Limits.REPLICAS));
+                .terminatingPods(
+                        Limits.bounded(field + ".terminatingPods", t.getTerminatingPods(), 0, Limits.REPLICAS));
     }
 
     private static Basis basis(ReplicaBasis basis) {

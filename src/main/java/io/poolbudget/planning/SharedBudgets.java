@@ -44,8 +44,9 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     public record Outside(String namespace, String policy, int pods, int terminating, long connections, String why) {}
 
     /** As the operator sees them: every namespace's labels known, and what every sized pod holds. */
-    public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces, Collection<PoolPolicy> policies,
-                         Collection<Holding> holdings) {
+    public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces,
+            Collection<PoolPolicy> policies,
+            Collection<Holding> holdings) {
         this(budgets, namespaces, policies, true, holdings);
     }
 
@@ -53,17 +54,19 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
      * {@code namespacesKnown} false (plan without Namespace manifests): every namespace is taken as selected. Later
      * objects of one name replace earlier ones.
      */
-    public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces, Collection<PoolPolicy> policies,
-                         boolean namespacesKnown) {
+    public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces,
+            Collection<PoolPolicy> policies,
+            boolean namespacesKnown) {
         this(budgets, namespaces, policies, namespacesKnown, List.of());
     }
 
     private SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces,
-                          Collection<PoolPolicy> policies, boolean namespacesKnown, Collection<Holding> holdings) {
+            Collection<PoolPolicy> policies, boolean namespacesKnown, Collection<Holding> holdings) {
         this.budgets = budgets.stream().collect(Collectors.toMap(b -> b.getMetadata().getName(), Function.identity(),
                 (a, b) -> b));
-        this.namespaces = namespaces.stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity(),
-                (a, b) -> b));
+        this.namespaces = namespaces.stream()
+                .collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity(),
+                        (a, b) -> b));
         this.policies = policies;
         this.namespacesKnown = namespacesKnown;
         this.holdings = holdings;
@@ -78,7 +81,8 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     public record Member(PoolPolicy policy, SharedBudget.Share share) {}
 
     public static String ref(PoolPolicy p) {
-        return p.getSpec() == null || p.getSpec().getDatabaseRef() == null ? null : p.getSpec().getDatabaseRef().getName();
+        return p.getSpec() == null || p.getSpec().getDatabaseRef() == null ? null
+                : p.getSpec().getDatabaseRef().getName();
     }
 
     @Override
@@ -113,12 +117,14 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
         }
         var selector = budget.getSpec() == null ? null : budget.getSpec().getNamespaceSelector();
         Namespace ns = namespaces.get(namespace);
-        Map<String, String> labels = ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
+        Map<String, String> labels = ns == null || ns.getMetadata().getLabels() == null ? Map.of()
+                : ns.getMetadata().getLabels();
         boolean selected;
         try {
             selected = selector != null && Workloads.matches(selector, labels);
         } catch (IllegalArgumentException e) {
-            throw new InvalidPolicyException("DatabaseBudget " + budget.getMetadata().getName() + " spec.namespaceSelector",
+            throw new InvalidPolicyException(
+                    "DatabaseBudget " + budget.getMetadata().getName() + " spec.namespaceSelector",
                     e.getMessage());
         }
         if (selected) {
@@ -126,7 +132,8 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
         }
         return "DatabaseBudget " + budget.getMetadata().getName() + " does not admit namespace " + namespace
                 + (selector == null ? " (it has no namespaceSelector)" : " (its namespaceSelector is "
-                + Workloads.describe(selector) + ")") + ": ask its owner to select this namespace, or give this policy "
+                        + Workloads.describe(selector) + ")")
+                + ": ask its owner to select this namespace, or give this policy "
                 + "its own spec.database";
     }
 
@@ -157,9 +164,12 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
             return whole;
         }
         long left = Math.max(0, whole.connections() - held);
-        return new Budget(left, whole.term(), left + " = " + whole.connections() + " − " + held + " held by pods outside "
-                + "its admitted policies (" + rows.stream().map(o -> o.namespace() + "/" + o.policy() + " " + o.connections()
-                + ", " + o.why()).collect(Collectors.joining("; ")) + "), where " + whole.explanation());
+        return new Budget(left, whole.term(),
+                left + " = " + whole.connections() + " − " + held + " held by pods outside "
+                        + "its admitted policies ("
+                        + rows.stream().map(o -> o.namespace() + "/" + o.policy() + " " + o.connections()
+                                + ", " + o.why()).collect(Collectors.joining("; "))
+                        + "), where " + whole.explanation());
     }
 
     /**
@@ -177,7 +187,7 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
 
     private List<Outside> outside(DatabaseBudget budget, Set<String> admitted) {
         String name = budget.getMetadata().getName();
-        Map<String, long[]> byPolicy = new java.util.TreeMap<>();   // pods, terminating, connections
+        Map<String, long[]> byPolicy = new java.util.TreeMap<>(); // pods, terminating, connections
         for (Holding h : holdings) {
             String key = h.namespace() + "/" + h.policy();
             PoolPolicy policy = byId().get(key);
@@ -232,7 +242,8 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
         var spec = budget.getSpec();
         if (spec != null && spec.getDatabase() != null && spec.getDatabase().getObserve() != null) {
             // the CRD's CEL rule, for plan
-            throw new InvalidPolicyException("DatabaseBudget " + budget.getMetadata().getName() + " spec.database.observe",
+            throw new InvalidPolicyException(
+                    "DatabaseBudget " + budget.getMetadata().getName() + " spec.database.observe",
                     "is not available on a DatabaseBudget (its credentials Secret lives in a namespace): remove it");
         }
         return Budget.of(PolicyPlanner.database(budget.getSpec() == null ? null : budget.getSpec().getDatabase(),
@@ -242,7 +253,8 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     private static int weight(DatabaseBudget budget, String namespace) {
         var spec = budget.getSpec();
         Optional<Integer> listed = spec.getNamespaces() == null ? Optional.empty() : spec.getNamespaces().stream()
-                .filter(n -> namespace.equals(n.getName()) && n.getWeight() != null).map(n -> n.getWeight()).findFirst();
+                .filter(n -> namespace.equals(n.getName()) && n.getWeight() != null).map(n -> n.getWeight())
+                .findFirst();
         return listed.orElse(spec.getDefaultWeight() == null ? 1 : spec.getDefaultWeight());
     }
 
@@ -259,8 +271,9 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
         List<String> blockers = new ArrayList<>();
         for (Outside o : outside(budgets.get(name))) {
             if (o.terminating() > 0) {
-                blockers.add(o.terminating() + " pod(s) of PoolPolicy " + o.namespace() + "/" + o.policy() + " (" + o.why()
-                        + ") still hold connections of DatabaseBudget " + name + " while they shut down");
+                blockers.add(
+                        o.terminating() + " pod(s) of PoolPolicy " + o.namespace() + "/" + o.policy() + " (" + o.why()
+                                + ") still hold connections of DatabaseBudget " + name + " while they shut down");
             }
         }
         for (Member m : members(budgets.get(name))) {
@@ -274,12 +287,15 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
             if (st == null || st.getBudget() == null || st.getBudget().getConnections() == null) {
                 blockers.add(id + " has not been planned yet");
             } else if (st.getBudget().getConnections() > share) {
-                blockers.add(id + " still plans with " + st.getBudget().getConnections() + ", its share is now " + share);
+                blockers.add(
+                        id + " still plans with " + st.getBudget().getConnections() + ", its share is now " + share);
             } else if (st.getLiveConnections() != null && st.getLiveConnections() > share) {
                 blockers.add(id + " holds " + st.getLiveConnections() + " connections, more than its share " + share);
-            } else if (st.getTargets() != null && st.getTargets().stream().anyMatch(t -> "Rolling".equals(t.getState()))) {
+            } else if (st.getTargets() != null
+                    && st.getTargets().stream().anyMatch(t -> "Rolling".equals(t.getState()))) {
                 blockers.add(id + " is rolling out");
-            } else if (st.getTargets() != null && st.getTargets().stream().anyMatch(t -> "Stalled".equals(t.getState()))) {
+            } else if (st.getTargets() != null
+                    && st.getTargets().stream().anyMatch(t -> "Stalled".equals(t.getState()))) {
                 blockers.add(id + " has a rollout that is not progressing");
             }
         }

@@ -44,7 +44,8 @@ public record Shutdown(int preStopSeconds, int minReadySeconds, int readinessDel
         if (preStopSeconds <= 0) {
             return 1;
         }
-        long step = observedReadySeconds != null ? Math.max(1L, (long) minReadySeconds + Math.max(0, observedReadySeconds))
+        long step = observedReadySeconds != null
+                ? Math.max(1L, (long) minReadySeconds + Math.max(0, observedReadySeconds))
                 : (long) minReadySeconds + readinessDelaySeconds;
         if (step <= 0) {
             return 1;
@@ -73,6 +74,7 @@ public record Shutdown(int preStopSeconds, int minReadySeconds, int readinessDel
     }
 
     private static int initialDelay(Probe probe) {
-        return probe == null || probe.getInitialDelaySeconds() == null ? 0 : Math.max(0, probe.getInitialDelaySeconds());
+        return probe == null || probe.getInitialDelaySeconds() == null ? 0
+                : Math.max(0, probe.getInitialDelaySeconds());
     }
 }

@@ -11,8 +11,10 @@ import java.util.Map;
  * take to shut down against a rollout step.
  */
 public record Workload(WorkloadKind kind, String namespace, String name, Map<String, String> labels, int replicas,
-                       Rollout rollout, Integer hpaMaxReplicas, String scaler, Shutdown shutdown) {
+        Rollout rollout, Integer hpaMaxReplicas, String scaler, Shutdown shutdown) {
 
     /** "Deployment/checkout-api": unique within a namespace, and the id targets are sized under. */
-    public String id() { return kind + "/" + name; }
+    public String id() {
+        return kind + "/" + name;
+    }
 }

@@ -17,14 +17,20 @@ public interface WorkloadCatalog {
     List<Workload> select(WorkloadKind kind, String namespace, LabelSelector selector);
 
     /** How many of the workload's pods are terminating now (deleted, still shutting down); 0 where unknown. */
-    default int terminatingNow(Workload workload) { return 0; }
+    default int terminatingNow(Workload workload) {
+        return 0;
+    }
 
     /**
      * The revision of the workload's newest running pods and how many of its older pods are terminating now (the old
      * pods of a rollout that overlap its new ones); null where unknown.
      */
-    default TerminatingMarks.Overlap rolloutOverlap(Workload workload) { return null; }
+    default TerminatingMarks.Overlap rolloutOverlap(Workload workload) {
+        return null;
+    }
 
     /** The fewest seconds one of the workload's pods took from creation to Ready; null where none was seen. */
-    default Integer observedReadySeconds(Workload workload) { return null; }
+    default Integer observedReadySeconds(Workload workload) {
+        return null;
+    }
 }

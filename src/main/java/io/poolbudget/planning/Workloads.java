@@ -41,7 +41,7 @@ public final class Workloads {
     }
 
     private static Workload withScaler(WorkloadKind kind, String namespace, String name, Map<String, String> labels,
-                                       int replicas, Rollout rollout, List<Scaler> scalers, Shutdown shutdown) {
+            int replicas, Rollout rollout, List<Scaler> scalers, Shutdown shutdown) {
         var scaler = scalers.stream().filter(s -> s.targetKind() == kind && s.targetName().equals(name))
                 .min((a, b) -> a.id().compareTo(b.id())).orElse(null);
         return new Workload(kind, namespace, name, labels == null ? Map.of() : Map.copyOf(labels), replicas, rollout,
@@ -82,8 +82,9 @@ public final class Workloads {
         IntOrPercent unavailable = amount(rolling.getMaxUnavailable(), "maxUnavailable");
         // The API server's own rules, so that plan refuses what kubectl apply would.
         if (unavailable.percent() && unavailable.value() > 100) {
-            throw new IllegalArgumentException("spec.strategy.rollingUpdate.maxUnavailable: must not be above 100%, got "
-                    + unavailable.value() + "%");
+            throw new IllegalArgumentException(
+                    "spec.strategy.rollingUpdate.maxUnavailable: must not be above 100%, got "
+                            + unavailable.value() + "%");
         }
         if (surge.value() == 0 && unavailable.value() == 0) {
             throw new IllegalArgumentException("spec.strategy.rollingUpdate: maxSurge and maxUnavailable must not both "

@@ -9,17 +9,23 @@ import java.util.List;
  */
 public record Allocation(Budget budget, List<TargetAllocation> targets, Verdict verdict, String unallocatedReason) {
 
-    public enum Verdict { FITS, OVERSUBSCRIBED }
+    public enum Verdict {
+        FITS, OVERSUBSCRIBED
+    }
 
     public long allocated() {
         return targets.stream().mapToLong(TargetAllocation::connections).reduce(0, Limits::saturatedAdd);
     }
 
     /** Budget not handed out: everyone at maxPoolSize, or the next step in fair order would not fit. */
-    public long unallocated() { return Math.max(0, budget.connections() - allocated()); }
+    public long unallocated() {
+        return Math.max(0, budget.connections() - allocated());
+    }
 
     /** allocated / budget: at most 1 when it fits, above 1 when oversubscribed. */
-    public double ratio() { return (double) allocated() / budget.connections(); }
+    public double ratio() {
+        return (double) allocated() / budget.connections();
+    }
 
     public TargetAllocation target(String id) {
         return targets.stream().filter(t -> t.id().equals(id)).findFirst()

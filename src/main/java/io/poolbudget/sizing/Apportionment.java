@@ -23,11 +23,21 @@ import java.util.List;
  * exactly (integer cross-multiplication) and taken one by one until one does not fit.
  */
 final class Apportionment {
-    long[] cost() { return cost; }
-    int[] weight() { return weight; }
-    int[] min() { return min; }
-    int[] max() { return max; }
-    String[] id() { return id; }
+    long[] cost() {
+        return cost;
+    }
+    int[] weight() {
+        return weight;
+    }
+    int[] min() {
+        return min;
+    }
+    int[] max() {
+        return max;
+    }
+    String[] id() {
+        return id;
+    }
 
     /** Relative margin around the bisected threshold; far above double rounding error. */
     private static final double MARGIN = 1e-9;
@@ -87,7 +97,7 @@ final class Apportionment {
                 }
             }
         }
-        return new long[] {toMax, top};
+        return new long[]{toMax, top};
     }
 
     /**
@@ -113,8 +123,8 @@ final class Apportionment {
         for (int w : weight) {
             stepsPerUnit += w;
         }
-        for (int iteration = 0; iteration < 200 && (hi - lo) * stepsPerUnit > BOUNDARY && hi - lo > hi * 1e-13;
-             iteration++) {
+        for (int iteration = 0; iteration < 200 && (hi - lo) * stepsPerUnit > BOUNDARY
+                && hi - lo > hi * 1e-13; iteration++) {
             double mid = (lo + hi) / 2;
             if (costAt(mid, spare) <= spare) {
                 lo = mid;
@@ -122,7 +132,7 @@ final class Apportionment {
                 hi = mid;
             }
         }
-        return new double[] {lo, hi};
+        return new double[]{lo, hi};
     }
 
     /** Every step below {@code lo}, then the steps between {@code lo} and {@code hi} in fair order while they fit. */
@@ -136,7 +146,7 @@ final class Apportionment {
             sizes[i] = (int) (min[i] + taken);
             used += cost[i] * taken;
             for (long s = sizes[i], end = min[i] + steps(above, i); s < end; s++) {
-                boundary.add(new long[] {i, s});
+                boundary.add(new long[]{i, s});
             }
         }
         boundary.sort(order());

@@ -20,8 +20,9 @@ public record Budget(long connections, Term term, String explanation) {
             return one;
         }
         long all = Limits.saturatedMultiply(one.connections(), db.instances());
-        return new Budget(all, one.term(), "budget " + all + " = " + db.instances() + " instances × " + one.connections()
-                + " per instance, where per instance " + one.explanation());
+        return new Budget(all, one.term(),
+                "budget " + all + " = " + db.instances() + " instances × " + one.connections()
+                        + " per instance, where per instance " + one.explanation());
     }
 
     private static Budget ofOneInstance(DatabaseInput db) {
@@ -36,9 +37,11 @@ public record Budget(long connections, Term term, String explanation) {
             return new Budget(base, baseTerm, "budget " + base + " = " + baseText + "; no maxConnections cap");
         }
         long cap = (long) db.maxConnections() - db.reservedConnections();
-        String capText = "maxConnections " + db.maxConnections() + " − " + db.reservedConnections() + " reserved = " + cap;
+        String capText = "maxConnections " + db.maxConnections() + " − " + db.reservedConnections() + " reserved = "
+                + cap;
         if (cap < base) {
-            return new Budget(cap, Term.MAX_CONNECTIONS, "budget " + cap + " = " + capText + " (caps " + baseText + ")");
+            return new Budget(cap, Term.MAX_CONNECTIONS,
+                    "budget " + cap + " = " + capText + " (caps " + baseText + ")");
         }
         return new Budget(base, baseTerm, "budget " + base + " = " + baseText + " (within " + capText + ")");
     }

@@ -7,9 +7,9 @@ package io.poolbudget.sizing;
  * name what the user wrote.
  */
 public record DatabaseInput(Integer cores, int effectiveSpindles, int connectionsPerCore, Integer maxConnections,
-                            int reservedConnections, Integer budget, int instances) {
+        int reservedConnections, Integer budget, int instances) {
     public DatabaseInput(Integer cores, int effectiveSpindles, int connectionsPerCore, Integer maxConnections,
-                         int reservedConnections, Integer budget) {
+            int reservedConnections, Integer budget) {
         this(cores, effectiveSpindles, connectionsPerCore, maxConnections, reservedConnections, budget, 1);
     }
 
@@ -35,8 +35,10 @@ public record DatabaseInput(Integer cores, int effectiveSpindles, int connection
             Check.atLeast("database.maxConnections", maxConnections, 1);
             Check.atMost("database.maxConnections", maxConnections, Limits.CONNECTIONS);
             if (reservedConnections >= maxConnections) {
-                throw new InvalidInputException("database.reservedConnections", "must be below database.maxConnections ("
-                        + reservedConnections + " >= " + maxConnections + "): lower reservedConnections or raise maxConnections");
+                throw new InvalidInputException("database.reservedConnections",
+                        "must be below database.maxConnections ("
+                                + reservedConnections + " >= " + maxConnections
+                                + "): lower reservedConnections or raise maxConnections");
             }
         }
         if (budget != null) {

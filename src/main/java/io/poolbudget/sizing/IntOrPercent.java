@@ -9,9 +9,13 @@ public record IntOrPercent(int value, boolean percent) {
         }
     }
 
-    public static IntOrPercent of(int value) { return new IntOrPercent(value, false); }
+    public static IntOrPercent of(int value) {
+        return new IntOrPercent(value, false);
+    }
 
-    public static IntOrPercent percent(int value) { return new IntOrPercent(value, true); }
+    public static IntOrPercent percent(int value) {
+        return new IntOrPercent(value, true);
+    }
 
     /** Parses {@code "25%"} or {@code "3"}. */
     public static IntOrPercent parse(String text) {
@@ -34,5 +38,7 @@ public record IntOrPercent(int value, boolean percent) {
     }
 
     @Override
-    public String toString() { return percent ? value + "%" : Integer.toString(value); }
+    public String toString() {
+        return percent ? value + "%" : Integer.toString(value);
+    }
 }

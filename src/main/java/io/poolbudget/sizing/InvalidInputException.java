@@ -9,5 +9,7 @@ public class InvalidInputException extends IllegalArgumentException {
         this.field = field;
     }
 
-    public String field() { return field; }
+    public String field() {
+        return field;
+    }
 }

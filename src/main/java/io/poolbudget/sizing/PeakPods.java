@@ -8,10 +8,14 @@ package io.poolbudget.sizing;
  */
 public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long surge, long terminating) {
 
-    public long total() { return basisReplicas + surge + terminating; }
+    public long total() {
+        return basisReplicas + surge + terminating;
+    }
 
     /** Connections one unit of pool size costs: peak pods × pools per pod (saturating, never negative). */
-    public long cost() { return Limits.saturatedMultiply(total(), target.poolsPerPod()); }
+    public long cost() {
+        return Limits.saturatedMultiply(total(), target.poolsPerPod());
+    }
 
     public static PeakPods of(TargetInput t) {
         Basis basis = t.basis() != null ? t.basis() : (t.hpaMaxReplicas() != null ? Basis.HPA_MAX : Basis.CURRENT);
@@ -37,13 +41,14 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
         String terminatingWhy = target.terminatingPods() != null ? "terminatingPods " + target.terminatingPods()
                 + (target.terminatingPods() > basisReplicas ? " (at most the " + basisReplicas + " old pods)" : "")
                 : terminating > step && terminating == seen(target, basisReplicas) ? target.seenTerminating()
-                + " of its pods were seen terminating at once, more than one rollout step (" + step + "): their "
-                + "shutdown outlasts a step" + (target.seenTerminating() > basisReplicas ? " (at most the "
-                + basisReplicas + " old pods)" : "")
-                : terminating > step ? "old pods of " + target.shutdownSteps() + " rollout steps of " + step
-                + " may terminate at once: its preStop outlasts a step (a new pod's time to Ready)"
-                + (terminating == basisReplicas ? " (at most the " + basisReplicas + " old pods)" : "")
-                : "one rollout step of old pods still terminating";
+                        + " of its pods were seen terminating at once, more than one rollout step (" + step
+                        + "): their "
+                        + "shutdown outlasts a step" + (target.seenTerminating() > basisReplicas ? " (at most the "
+                                + basisReplicas + " old pods)" : "")
+                        : terminating > step ? "old pods of " + target.shutdownSteps() + " rollout steps of " + step
+                                + " may terminate at once: its preStop outlasts a step (a new pod's time to Ready)"
+                                + (terminating == basisReplicas ? " (at most the " + basisReplicas + " old pods)" : "")
+                                : "one rollout step of old pods still terminating";
         return "peak pods " + total() + " = " + basisReplicas + " (" + why + ") + " + surge + " surge + " + terminating
                 + " terminating (" + terminatingWhy + "); " + target.rollout().describe(basisReplicas);
     }

@@ -78,14 +78,16 @@ public final class PoolSizer {
         return new Apportionment(cost, weight, min, max, id);
     }
 
-    private static Allocation oversubscribed(Budget budget, List<TargetInput> targets, PeakPods[] peaks, long required) {
+    private static Allocation oversubscribed(Budget budget, List<TargetInput> targets, PeakPods[] peaks,
+            long required) {
         // a share of a DatabaseBudget says whose share it is (and a share of 0 has no ratio to print)
         String of = budget.term() == Budget.Term.SHARE ? budget.connections() + " (" + budget.explanation() + ")"
                 : Long.toString(budget.connections());
         String why = String.format(Locale.ROOT, "the budget of %s is below the %s connections every target's "
                 + "minPoolSize needs%s: minPoolSize applies%s", of,
                 required == Long.MAX_VALUE ? "more than 9.2×10¹⁸" : Long.toString(required),
-                budget.connections() == 0 ? "" : String.format(Locale.ROOT, " (%.2f×)", (double) required / budget.connections()),
+                budget.connections() == 0 ? ""
+                        : String.format(Locale.ROOT, " (%.2f×)", (double) required / budget.connections()),
                 largest(targets, peaks));
         List<TargetAllocation> out = new ArrayList<>(targets.size());
         for (int i = 0; i < targets.size(); i++) {

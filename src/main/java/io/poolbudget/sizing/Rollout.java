@@ -14,7 +14,8 @@ public sealed interface Rollout {
 
     /** Deployment RollingUpdate. Kubernetes' defaults are 25% / 25%. */
     record RollingUpdate(IntOrPercent maxSurge, IntOrPercent maxUnavailable) implements Rollout {
-        public static final RollingUpdate DEFAULT = new RollingUpdate(IntOrPercent.percent(25), IntOrPercent.percent(25));
+        public static final RollingUpdate DEFAULT = new RollingUpdate(IntOrPercent.percent(25),
+                IntOrPercent.percent(25));
 
         public RollingUpdate {
             if (maxSurge == null || maxUnavailable == null) {
@@ -23,7 +24,9 @@ public sealed interface Rollout {
         }
 
         @Override
-        public long surge(long replicas) { return maxSurge.resolve(replicas, true); }
+        public long surge(long replicas) {
+            return maxSurge.resolve(replicas, true);
+        }
 
         /** Unavailable pods, after Kubernetes' fencepost rule: when both resolve to 0, one may be unavailable. */
         public long unavailable(long replicas) {
@@ -37,11 +40,14 @@ public sealed interface Rollout {
          * batch of new pods turns Ready; never more than the old pods there are.
          */
         @Override
-        public long defaultTerminating(long replicas) { return Math.min(replicas, surge(replicas) + unavailable(replicas)); }
+        public long defaultTerminating(long replicas) {
+            return Math.min(replicas, surge(replicas) + unavailable(replicas));
+        }
 
         @Override
         public String describe(long replicas) {
-            return "RollingUpdate maxSurge " + maxSurge + " (" + pods(surge(replicas)) + ", rounded up), maxUnavailable "
+            return "RollingUpdate maxSurge " + maxSurge + " (" + pods(surge(replicas))
+                    + ", rounded up), maxUnavailable "
                     + maxUnavailable + " (" + pods(unavailable(replicas)) + ", rounded down)";
         }
 
@@ -53,24 +59,36 @@ public sealed interface Rollout {
     /** Deployment Recreate: every old pod is gone before a new one starts. */
     record Recreate() implements Rollout {
         @Override
-        public long surge(long replicas) { return 0; }
+        public long surge(long replicas) {
+            return 0;
+        }
 
         @Override
-        public long defaultTerminating(long replicas) { return 0; }
+        public long defaultTerminating(long replicas) {
+            return 0;
+        }
 
         @Override
-        public String describe(long replicas) { return "Recreate (old pods are gone before new ones start)"; }
+        public String describe(long replicas) {
+            return "Recreate (old pods are gone before new ones start)";
+        }
     }
 
     /** StatefulSet: a pod keeps its name, so its replacement starts only after it is gone. */
     record Ordered() implements Rollout {
         @Override
-        public long surge(long replicas) { return 0; }
+        public long surge(long replicas) {
+            return 0;
+        }
 
         @Override
-        public long defaultTerminating(long replicas) { return 0; }
+        public long defaultTerminating(long replicas) {
+            return 0;
+        }
 
         @Override
-        public String describe(long replicas) { return "StatefulSet (a pod is replaced only after it is gone)"; }
+        public String describe(long replicas) {
+            return "StatefulSet (a pod is replaced only after it is gone)";
+        }
     }
 }

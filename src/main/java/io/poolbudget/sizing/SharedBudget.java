@@ -59,7 +59,8 @@ public final class SharedBudget {
                 String why = perPolicy[j] + " of " + budget.connections() + ": namespace " + namespaces.get(i)
                         + " weight " + weights[i] + " of " + totalWeight + " (" + namespaces.size() + " namespaces) → "
                         + perNamespace[i] + (members.size() == 1 ? "" : ", split equally between its "
-                        + members.size() + " policies") + "; where " + budget.explanation();
+                                + members.size() + " policies")
+                        + "; where " + budget.explanation();
                 shares.add(new Share(namespaces.get(i), members.get(j).policy(), perPolicy[j], why));
             }
         }

@@ -9,14 +9,22 @@ import java.util.Locale;
  */
 public record TargetAllocation(PeakPods peak, int poolSize, double fairShare, String oversubscribed) {
 
-    public String id() { return peak.target().id(); }
+    public String id() {
+        return peak.target().id();
+    }
 
-    public int poolsPerPod() { return peak.target().poolsPerPod(); }
+    public int poolsPerPod() {
+        return peak.target().poolsPerPod();
+    }
 
-    public int weight() { return peak.target().weight(); }
+    public int weight() {
+        return peak.target().weight();
+    }
 
     /** peak pods × pools per pod × pool size */
-    public long connections() { return Limits.saturatedMultiply(peak.cost(), poolSize); }
+    public long connections() {
+        return Limits.saturatedMultiply(peak.cost(), poolSize);
+    }
 
     /**
      * When this target gets a pool of 1 (and its minPoolSize allows 1), what that costs and what to change; null
@@ -35,11 +43,14 @@ public record TargetAllocation(PeakPods peak, int poolSize, double fairShare, St
         if (reserve <= 0) {
             return id() + " gets a pool of 1 per pod. " + startUp + ", or more budget (check with plan).";
         }
-        return String.format(Locale.ROOT, "%s gets a pool of 1 per pod: its rollout reserve (%d of its %d peak pods) is "
-                + "counted at the same pool, so in steady state its running pods use %d of the budget's %d connections, "
-                + "and a pool of 1 serialises each pod's requests. More budget, or maxSurge: 0 on it, gives its pods more "
-                + "(check with plan). %s.", id(), reserve, peak.total(), Limits.saturatedMultiply(peak.basisReplicas(),
-                poolsPerPod()), budgetConnections, startUp);
+        return String.format(Locale.ROOT,
+                "%s gets a pool of 1 per pod: its rollout reserve (%d of its %d peak pods) is "
+                        + "counted at the same pool, so in steady state its running pods use %d of the budget's %d connections, "
+                        + "and a pool of 1 serialises each pod's requests. More budget, or maxSurge: 0 on it, gives its pods more "
+                        + "(check with plan). %s.",
+                id(), reserve, peak.total(), Limits.saturatedMultiply(peak.basisReplicas(),
+                        poolsPerPod()),
+                budgetConnections, startUp);
     }
 
     /** How the pool size was reached, built on demand. */
@@ -65,7 +76,8 @@ public record TargetAllocation(PeakPods peak, int poolSize, double fairShare, St
             }
         }
         return text + "; " + (peak.total() == 0 ? "no pods planned, so it uses no budget until it has some"
-                : poolSize + " × " + peak.total() + " peak pods × " + poolsPerPod() + " pools per pod = " + connections()
+                : poolSize + " × " + peak.total() + " peak pods × " + poolsPerPod() + " pools per pod = "
+                        + connections()
                         + " connections");
     }
 }

@@ -12,8 +12,8 @@ package io.poolbudget.sizing;
  * {@code field} is the PoolPolicy path errors name, for example "targets[1]".
  */
 public record TargetInput(String id, String field, int replicas, Integer hpaMaxReplicas, Rollout rollout, int weight,
-                          int minPoolSize, Integer maxPoolSize, int poolsPerPod, Basis basis, Integer fixedReplicas,
-                          Integer terminatingPods, Integer seenTerminating, Integer shutdownSteps, String scaler) {
+        int minPoolSize, Integer maxPoolSize, int poolsPerPod, Basis basis, Integer fixedReplicas,
+        Integer terminatingPods, Integer seenTerminating, Integer shutdownSteps, String scaler) {
 
     public TargetInput {
         if (id == null || id.isBlank()) {
@@ -40,7 +40,8 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
                     + " > " + maxPoolSize + "): lower minPoolSize or raise maxPoolSize");
         }
         if ((basis == Basis.FIXED) != (fixedReplicas != null)) {
-            throw new InvalidInputException(field + ".fixedReplicas", "is required with basis Fixed and only allowed with it");
+            throw new InvalidInputException(field + ".fixedReplicas",
+                    "is required with basis Fixed and only allowed with it");
         }
         if (fixedReplicas != null) {
             Check.atLeast(field + ".fixedReplicas", fixedReplicas, 0);
@@ -58,11 +59,14 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         }
     }
 
-    public static Builder builder(String id) { return new Builder(id); }
+    public static Builder builder(String id) {
+        return new Builder(id);
+    }
 
     /** A builder holding this target's values, to change some of them. */
     public Builder toBuilder() {
-        return builder(id).field(field).replicas(replicas).hpaMaxReplicas(hpaMaxReplicas).rollout(rollout).weight(weight)
+        return builder(id).field(field).replicas(replicas).hpaMaxReplicas(hpaMaxReplicas).rollout(rollout)
+                .weight(weight)
                 .minPoolSize(minPoolSize).maxPoolSize(maxPoolSize).poolsPerPod(poolsPerPod).basis(basis)
                 .fixedReplicas(fixedReplicas).terminatingPods(terminatingPods).seenTerminating(seenTerminating)
                 .shutdownSteps(shutdownSteps).scaler(scaler);
@@ -86,22 +90,66 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         private Integer shutdownSteps;
         private String scaler;
 
-        private Builder(String id) { this.id = id; }
+        private Builder(String id) {
+            this.id = id;
+        }
 
-        public Builder field(String v) { field = v; return this; }
-        public Builder replicas(int v) { replicas = v; return this; }
-        public Builder hpaMaxReplicas(Integer v) { hpaMaxReplicas = v; return this; }
-        public Builder rollout(Rollout v) { rollout = v; return this; }
-        public Builder weight(int v) { weight = v; return this; }
-        public Builder minPoolSize(int v) { minPoolSize = v; return this; }
-        public Builder maxPoolSize(Integer v) { maxPoolSize = v; return this; }
-        public Builder poolsPerPod(int v) { poolsPerPod = v; return this; }
-        public Builder basis(Basis v) { basis = v; return this; }
-        public Builder fixedReplicas(Integer v) { fixedReplicas = v; return this; }
-        public Builder terminatingPods(Integer v) { terminatingPods = v; return this; }
-        public Builder seenTerminating(Integer v) { seenTerminating = v; return this; }
-        public Builder shutdownSteps(Integer v) { shutdownSteps = v; return this; }
-        public Builder scaler(String v) { scaler = v; return this; }
+        public Builder field(String v) {
+            field = v;
+            return this;
+        }
+        public Builder replicas(int v) {
+            replicas = v;
+            return this;
+        }
+        public Builder hpaMaxReplicas(Integer v) {
+            hpaMaxReplicas = v;
+            return this;
+        }
+        public Builder rollout(Rollout v) {
+            rollout = v;
+            return this;
+        }
+        public Builder weight(int v) {
+            weight = v;
+            return this;
+        }
+        public Builder minPoolSize(int v) {
+            minPoolSize = v;
+            return this;
+        }
+        public Builder maxPoolSize(Integer v) {
+            maxPoolSize = v;
+            return this;
+        }
+        public Builder poolsPerPod(int v) {
+            poolsPerPod = v;
+            return this;
+        }
+        public Builder basis(Basis v) {
+            basis = v;
+            return this;
+        }
+        public Builder fixedReplicas(Integer v) {
+            fixedReplicas = v;
+            return this;
+        }
+        public Builder terminatingPods(Integer v) {
+            terminatingPods = v;
+            return this;
+        }
+        public Builder seenTerminating(Integer v) {
+            seenTerminating = v;
+            return this;
+        }
+        public Builder shutdownSteps(Integer v) {
+            shutdownSteps = v;
+            return this;
+        }
+        public Builder scaler(String v) {
+            scaler = v;
+            return this;
+        }
 
         public TargetInput build() {
             return new TargetInput(id, field, replicas, hpaMaxReplicas, rollout, weight, minPoolSize, maxPoolSize,

@@ -152,7 +152,7 @@ public final class Usl {
             }
         }
         // on the boundary: one of the two is zero (or both)
-        for (Model m : new Model[] {new Model(lambda, saa > 0 ? Math.max(0, say / saa) : 0, 0),
+        for (Model m : new Model[]{new Model(lambda, saa > 0 ? Math.max(0, say / saa) : 0, 0),
                 new Model(lambda, 0, sbb > 0 ? Math.max(0, sby / sbb) : 0)}) {
             if (error(samples, m) < error(samples, best)) {
                 best = m;

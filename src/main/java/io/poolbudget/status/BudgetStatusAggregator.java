@@ -24,7 +24,8 @@ public final class BudgetStatusAggregator {
 
     private BudgetStatusAggregator() {}
 
-    public static DatabaseBudgetStatus status(SharedBudgets shared, DatabaseBudget budget, List<Condition> previous, Clock clock) {
+    public static DatabaseBudgetStatus status(SharedBudgets shared, DatabaseBudget budget, List<Condition> previous,
+            Clock clock) {
         var status = new DatabaseBudgetStatus();
         long generation = budget.getMetadata().getGeneration() == null ? 0 : budget.getMetadata().getGeneration();
         status.setObservedGeneration(generation);
@@ -40,8 +41,10 @@ public final class BudgetStatusAggregator {
         policies(status, shared, budget);
         long outside = outside(status, shared, budget);
         String message = status.getPolicyCount() + " policies draw on " + total.connections()
-                + " connections" + (outside == 0 ? "" : "; " + outside + " of them are held by pods outside its admitted "
-                + "policies (status.outside), so those policies split " + Math.max(0, total.connections() - outside));
+                + " connections"
+                + (outside == 0 ? "" : "; " + outside + " of them are held by pods outside its admitted "
+                        + "policies (status.outside), so those policies split "
+                        + Math.max(0, total.connections() - outside));
         status.setConditions(List.of(Conditions.carry(previous, Conditions.READY, Conditions.TRUE,
                 outside == 0 ? REASON_SHARED : REASON_HELD_OUTSIDE, message, generation, clock)));
         return status;

@@ -51,7 +51,7 @@ public final class Conditions {
 
     /** A condition with a transition time carried over from {@code previous} when its status is unchanged. */
     public static Condition carry(List<Condition> previous, String type, String status, String reason,
-                                  String message, long generation, Clock clock) {
+            String message, long generation, Clock clock) {
         String since = previous == null ? null : previous.stream()
                 .filter(c -> type.equals(c.getType()) && status.equals(c.getStatus()))
                 .map(Condition::getLastTransitionTime).filter(Objects::nonNull).findFirst().orElse(null);

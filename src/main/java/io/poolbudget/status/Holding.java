@@ -19,7 +19,8 @@ public final class Holding {
             notes.add(note);
         }
         if (atDefault > 0) {
-            notes.add(atDefault + " of them at the app's default pool, for pods the operator has not sized yet: what those "
+            notes.add(atDefault
+                    + " of them at the app's default pool, for pods the operator has not sized yet: what those "
                     + "may open, not what they hold");
         }
         if (departing > 0) {

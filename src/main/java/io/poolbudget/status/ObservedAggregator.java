@@ -12,7 +12,6 @@ import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.api.v1alpha1.TargetStatus;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,8 +36,9 @@ public final class ObservedAggregator {
      * @param observation null until the first read has finished
      * @param instances database.instances: the server read is one of them, so it is held to its share of the budget
      */
-    public static void apply(PoolPolicyStatus status, ObserveSpec spec, Observation observation, Map<String, Set<String>> podIps,
-                      int instances, List<Condition> previous, long generation, Clock clock) {
+    public static void apply(PoolPolicyStatus status, ObserveSpec spec, Observation observation,
+            Map<String, Set<String>> podIps,
+            int instances, List<Condition> previous, long generation, Clock clock) {
         List<Condition> conditions = status.getConditions();
         if (observation == null) {
             conditions.add(Conditions.carry(previous, Conditions.OBSERVATION_FAILING, Conditions.UNKNOWN,
@@ -46,7 +46,8 @@ public final class ObservedAggregator {
             return;
         }
         if (observation.failure() != null) {
-            conditions.add(Conditions.carry(previous, Conditions.OBSERVATION_FAILING, TRUE, observation.failure().reason(),
+            conditions.add(Conditions.carry(previous, Conditions.OBSERVATION_FAILING, TRUE,
+                    observation.failure().reason(),
                     "Secret " + spec.getSecretName() + ": " + observation.failure().message(), generation, clock));
             conditions.add(Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, Conditions.UNKNOWN,
                     Conditions.REASON_NOT_READ_YET, "the database cannot be read", generation, clock));
@@ -67,7 +68,7 @@ public final class ObservedAggregator {
      * variable?).
      */
     private static List<String> attribute(PoolPolicyStatus status, Observation observation,
-                                          Map<String, Set<String>> podIps, boolean byAddress, Map<String, Long> byClient) {
+            Map<String, Set<String>> podIps, boolean byAddress, Map<String, Long> byClient) {
         Map<String, Long> byTarget = new HashMap<>();
         observation.byClient().forEach((client, n) -> {
             String target = byAddress ? owner(client, podIps) : null;
@@ -99,8 +100,8 @@ public final class ObservedAggregator {
 
     /** ObservedOverBudget: the server's count against the budget (its share per instance), or its capacity below it. */
     private static Condition overBudget(PoolPolicyStatus status, Observation observation, int instances,
-                                        boolean byAddress, Map<String, Long> byClient, List<String> suspects,
-                                        List<Condition> previous, long generation, Clock clock) {
+            boolean byAddress, Map<String, Long> byClient, List<String> suspects,
+            List<Condition> previous, long generation, Clock clock) {
         long total = observation.connections();
         long budget = Math.floorDiv(status.getBudget().getConnections() + instances - 1, instances);
         String budgetText = instances == 1 ? "the budget of " + budget : "the budget of " + budget + " per instance ("
@@ -113,12 +114,15 @@ public final class ObservedAggregator {
                     Conditions.REASON_CAPACITY_BELOW_BUDGET, "max_connections " + observation.maxConnections()
                             + " − superuser_reserved_connections " + observation.superuserReserved() + " = " + capacity
                             + " is below " + budgetText + ": set database.maxConnections: "
-                            + observation.maxConnections() + " in the policy, or raise max_connections", generation, clock);
+                            + observation.maxConnections() + " in the policy, or raise max_connections",
+                    generation, clock);
         } else if (total > budget) {
             return Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, TRUE,
-                    Conditions.REASON_CONNECTIONS_OVER_BUDGET, "PostgreSQL holds " + total + " client connections, above "
+                    Conditions.REASON_CONNECTIONS_OVER_BUDGET,
+                    "PostgreSQL holds " + total + " client connections, above "
                             + budgetText + (suspects.isEmpty() ? "" : "; " + String.join("; ", suspects))
-                            + (others.isEmpty() ? "" : "; not from a target: " + others), generation, clock);
+                            + (others.isEmpty() ? "" : "; not from a target: " + others),
+                    generation, clock);
         }
         return Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, FALSE, Conditions.REASON_WITHIN_BUDGET,
                 "PostgreSQL holds " + total + " client connections, within " + budgetText, generation, clock);

@@ -10,8 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public final class SameStatus {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private SameStatus() {
-    }
+    private SameStatus() {}
 
     public static boolean as(Object desired, Object current) {
         return JSON.valueToTree(desired).equals(JSON.valueToTree(current));

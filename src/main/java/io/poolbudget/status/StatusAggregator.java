@@ -1,6 +1,5 @@
 package io.poolbudget.status;
 
-
 import static io.poolbudget.status.Conditions.FALSE;
 import static io.poolbudget.status.Conditions.TRUE;
 
@@ -73,7 +72,7 @@ public final class StatusAggregator {
      * the last build said; {@code observed}: null without spec.database.observe.
      */
     public Built build(PoolPolicy policy, PassResult result, List<Condition> previous, Instant overSince,
-                       Observed observed) {
+            Observed observed) {
         long generation = generation(policy);
         var status = new PoolPolicyStatus();
         status.setObservedGeneration(generation);
@@ -111,7 +110,8 @@ public final class StatusAggregator {
         conditions.add(Conditions.carry(previous, Conditions.CONFLICT, facts.conflicts.isEmpty() ? FALSE : TRUE,
                 facts.conflicts.isEmpty() ? Conditions.REASON_NO_CONFLICT : Conditions.REASON_CONFLICT,
                 facts.conflicts.isEmpty() ? "no workload is claimed twice or blocked by another field manager"
-                        : facts.conflicts, generation, clock));
+                        : facts.conflicts,
+                generation, clock));
         status.setConditions(conditions);
         if (observed != null) {
             ObservedAggregator.apply(status, observed.spec(), observed.observation(), observed.podIps(),
@@ -132,8 +132,9 @@ public final class StatusAggregator {
                 + ". It retries with back-off; if this stays, check the objects named here and the operator's log";
         List<Condition> conditions = new ArrayList<>(status.getConditions() == null ? List.of()
                 : status.getConditions().stream().filter(c -> !Conditions.READY.equals(c.getType())).toList());
-        conditions.add(0, Conditions.carry(previous, Conditions.READY, FALSE, Conditions.REASON_RECONCILE_ERROR, message,
-                generation(policy), clock));
+        conditions.add(0,
+                Conditions.carry(previous, Conditions.READY, FALSE, Conditions.REASON_RECONCILE_ERROR, message,
+                        generation(policy), clock));
         status.setConditions(conditions);
         return status;
     }
@@ -149,8 +150,8 @@ public final class StatusAggregator {
 
     /** What the conditions are made of. */
     private record Facts(PassResult result, Allocation a, long budget, boolean oversubscribed, long live,
-                         long atDefault, long departing, boolean wasLiveOver, String conflicts, String problems,
-                         String moving, boolean dryRun) {
+            long atDefault, long departing, boolean wasLiveOver, String conflicts, String problems,
+            String moving, boolean dryRun) {
         Facts(PassResult result, Allocation a, long live, long atDefault, long departing, boolean wasLiveOver) {
             this(result, a, a.budget().connections(), a.verdict() == Allocation.Verdict.OVERSUBSCRIBED, live, atDefault,
                     departing, wasLiveOver, firstOf(result, EnumSet.of(State.Conflict)),
@@ -162,10 +163,13 @@ public final class StatusAggregator {
         /** Over the budget: what the pods hold, what the plan allocates, and what explains the difference. */
         String liveText() {
             return Holding.words(live, atDefault, departing, " of " + budget + " connections now", "terminating pods "
-                    + "included") + "; the plan allocates " + a.allocated() + (dryRun ? ", and they keep them: a dry run "
-                    + "writes nothing" : !moving.isEmpty() ? "; in progress: " + moving
-                    : ": more pods hold pools at once than the plan's peak pods allow for (old pods that outlast a "
-                    + "rollout step, or pods started outside a rollout)" + overAllocation(result));
+                    + "included") + "; the plan allocates " + a.allocated()
+                    + (dryRun ? ", and they keep them: a dry run "
+                            + "writes nothing"
+                            : !moving.isEmpty() ? "; in progress: " + moving
+                                    : ": more pods hold pools at once than the plan's peak pods allow for (old pods that outlast a "
+                                            + "rollout step, or pods started outside a rollout)"
+                                            + overAllocation(result));
         }
     }
 
@@ -188,22 +192,24 @@ public final class StatusAggregator {
             reason = f.dryRun ? Conditions.REASON_DRY_RUN : Conditions.REASON_RECONCILED;
             message = f.dryRun ? "dry run: sizes computed, nothing written" : "every target is sized within the budget"
                     + (observes(policy) ? "" : "; the sizes are declared in the pod specs, not verified: set "
-                    + "spec.database.observe to compare them with the database's own count (an app that does not "
-                    + "read the injected variable keeps its own pool)");
+                            + "spec.database.observe to compare them with the database's own count (an app that does not "
+                            + "read the injected variable keeps its own pool)");
         }
         boolean ready = reason.equals(Conditions.REASON_RECONCILED) || reason.equals(Conditions.REASON_DRY_RUN);
         return Conditions.carry(previous, Conditions.READY, ready ? TRUE : FALSE, reason, message, generation, clock);
     }
 
     private Condition oversubscribed(Facts f, boolean liveOver, Instant since, List<Condition> previous,
-                                     long generation) {
+            long generation) {
         String message = f.oversubscribed ? (f.budget == 0 ? "the budget is 0: " + f.a.unallocatedReason()
                 : String.format(Locale.ROOT, "%.2f× the budget: %s", f.a.ratio(), f.a.unallocatedReason()))
                 : liveOver ? f.liveText()
-                : f.a.allocated() + " of " + f.budget + " connections allocated; " + Holding.words(f.live, f.atDefault,
-                f.departing, since != null ? " now by their specs" : " now", null)
-                + (since != null ? ", more than the budget since " + since + " (reported if it lasts "
-                + liveGrace.toSeconds() + " s: pods starting or shutting down may not hold their pool)" : "");
+                        : f.a.allocated() + " of " + f.budget + " connections allocated; "
+                                + Holding.words(f.live, f.atDefault,
+                                        f.departing, since != null ? " now by their specs" : " now", null)
+                                + (since != null ? ", more than the budget since " + since + " (reported if it lasts "
+                                        + liveGrace.toSeconds()
+                                        + " s: pods starting or shutting down may not hold their pool)" : "");
         return Conditions.carry(previous, Conditions.OVERSUBSCRIBED, f.oversubscribed || liveOver ? TRUE : FALSE,
                 f.oversubscribed ? Conditions.REASON_OVERSUBSCRIBED
                         : liveOver ? Conditions.REASON_LIVE_OVER_BUDGET : Conditions.REASON_WITHIN_BUDGET,
@@ -214,12 +220,14 @@ public final class StatusAggregator {
         return Conditions.carry(previous, Conditions.ROLLOUT_IN_PROGRESS, f.moving.isEmpty() ? FALSE : TRUE,
                 f.moving.isEmpty() ? Conditions.REASON_SETTLED
                         : firstOf(f.result, EnumSet.of(State.Pending)).isEmpty() ? Conditions.REASON_ROLLING
-                        : Conditions.REASON_PENDING,
-                f.moving.isEmpty() ? "every written size is rolled out" : "in progress: " + f.moving, generation, clock);
+                                : Conditions.REASON_PENDING,
+                f.moving.isEmpty() ? "every written size is rolled out" : "in progress: " + f.moving, generation,
+                clock);
     }
 
     private static boolean observes(PoolPolicy p) {
-        return p.getSpec() != null && p.getSpec().getDatabase() != null && p.getSpec().getDatabase().getObserve() != null;
+        return p.getSpec() != null && p.getSpec().getDatabase() != null
+                && p.getSpec().getDatabase().getObserve() != null;
     }
 
     private static long generation(PoolPolicy policy) {

@@ -28,8 +28,9 @@ final class TargetRows {
      * held raises (Pending, or Stalled and waiting) are kept, in short (their pendingSince is the one thing a later
      * pass needs), and the rest counted.
      */
-    static void set(PoolPolicyStatus status, List<TargetOutcome> outcomes, Map<String, List<TerminatingMarks.Mark>> marks,
-                    long budget) {
+    static void set(PoolPolicyStatus status, List<TargetOutcome> outcomes,
+            Map<String, List<TerminatingMarks.Mark>> marks,
+            long budget) {
         Map<String, Integer> states = new TreeMap<>();
         outcomes.forEach(o -> states.merge(o.state().name(), 1, Integer::sum));
         status.setTargetStates(states);
@@ -52,7 +53,7 @@ final class TargetRows {
     }
 
     private static TargetStatus row(TargetOutcome o, boolean full, Map<String, List<TerminatingMarks.Mark>> marks,
-                                    long budget) {
+            long budget) {
         var t = new TargetStatus();
         t.setKind(o.kind());
         t.setName(o.name());

@@ -54,7 +54,8 @@ public class DashboardRoutes {
 
     private void policies(RoutingContext ctx) {
         if (!source.synced()) {
-            ctx.response().setStatusCode(503).putHeader("Retry-After", "1").putHeader("Content-Type", "application/json")
+            ctx.response().setStatusCode(503).putHeader("Retry-After", "1")
+                    .putHeader("Content-Type", "application/json")
                     .end("{\"loading\":true}");
             return;
         }

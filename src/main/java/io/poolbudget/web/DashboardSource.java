@@ -2,8 +2,6 @@ package io.poolbudget.web;
 
 import io.poolbudget.config.OperatorConfig;
 
-import io.poolbudget.config.LeaderElection;
-
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -73,7 +71,7 @@ public class DashboardSource {
         events.forEach(SharedIndexInformer::start);
         if (caches.active()) {
             vertx.setPeriodic(1000, timer -> {
-                if (caches.synced()) {   // this replica leads, and the controller has listed every policy
+                if (caches.synced()) { // this replica leads, and the controller has listed every policy
                     vertx.cancelTimer(timer);
                     stopOwnPolicyWatch();
                 }
@@ -100,7 +98,8 @@ public class DashboardSource {
 
     /** The policies: the controller's once this replica leads and they are listed, else the dashboard's own. */
     public List<PoolPolicy> policies() {
-        return caches.synced() ? caches.policies() : policies.stream().flatMap(i -> i.getStore().list().stream()).toList();
+        return caches.synced() ? caches.policies()
+                : policies.stream().flatMap(i -> i.getStore().list().stream()).toList();
     }
 
     public List<Event> events() {

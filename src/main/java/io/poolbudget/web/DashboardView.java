@@ -35,22 +35,22 @@ public final class DashboardView {
     }
 
     public record Page(List<String> namespaces, Totals totals, int page, int pages, int size, List<PolicyView> policies,
-                       String stabilizationWindow) {}
+            String stabilizationWindow) {}
 
     /** Over every policy the filter keeps, not only this page. */
     public record Totals(int policies, int withProblems, long budget, long allocated, long live) {}
 
     public record PolicyView(String namespace, String name, String database, Long budget, String budgetExplanation,
-                             Long allocated, Long unallocated, String unallocatedReason, Long live, boolean dryRun,
-                             boolean problem, Long generation, Long observedGeneration, List<ConditionView> conditions,
-                             List<TargetView> targets, Integer targetsOmitted, List<EventView> events,
-                             io.poolbudget.api.v1alpha1.ObservedStatus observed) {}
+            Long allocated, Long unallocated, String unallocatedReason, Long live, boolean dryRun,
+            boolean problem, Long generation, Long observedGeneration, List<ConditionView> conditions,
+            List<TargetView> targets, Integer targetsOmitted, List<EventView> events,
+            io.poolbudget.api.v1alpha1.ObservedStatus observed) {}
 
     public record ConditionView(String type, String status, String reason, String message, String since) {}
 
     public record TargetView(String kind, String name, Long basisReplicas, Long peakPods, Long seenTerminatingPods,
-                             Integer poolSize, Integer appliedPoolSize, Long connections, Long live, Long observed,
-                             String state, String message, String pendingSince, String raiseAt, String explanation) {}
+            Integer poolSize, Integer appliedPoolSize, Long connections, Long live, Long observed,
+            String state, String message, String pendingSince, String raiseAt, String explanation) {}
 
     public record EventView(String type, String reason, String message, Integer count, String last) {}
 
@@ -99,7 +99,8 @@ public final class DashboardView {
         }
         for (Condition c : st.getConditions()) {
             boolean bad = "Ready".equals(c.getType()) ? "False".equals(c.getStatus())
-                    : ("Oversubscribed".equals(c.getType()) || "Conflict".equals(c.getType())) && "True".equals(c.getStatus());
+                    : ("Oversubscribed".equals(c.getType()) || "Conflict".equals(c.getType()))
+                            && "True".equals(c.getStatus());
             if (bad) {
                 return true;
             }
@@ -123,14 +124,18 @@ public final class DashboardView {
         List<ConditionView> conditions = st.getConditions().stream().map(c -> new ConditionView(c.getType(),
                 c.getStatus(), c.getReason(), c.getMessage(), c.getLastTransitionTime())).toList();
         List<EventView> recent = events.stream().sorted(Comparator.comparing(DashboardView::lastSeen).reversed())
-                .limit(EVENTS_PER_POLICY).map(e -> new EventView(e.getType(), e.getReason(), e.getMessage(), e.getCount(),
-                        lastSeen(e))).toList();
+                .limit(EVENTS_PER_POLICY)
+                .map(e -> new EventView(e.getType(), e.getReason(), e.getMessage(), e.getCount(),
+                        lastSeen(e)))
+                .toList();
         return new PolicyView(p.getMetadata().getNamespace(), p.getMetadata().getName(), database(p),
                 st.getBudget() == null ? null : st.getBudget().getConnections(),
                 st.getBudget() == null ? null : st.getBudget().getExplanation(), st.getAllocated(), st.getUnallocated(),
                 st.getUnallocatedReason(), st.getLiveConnections(),
-                p.getSpec() != null && (Boolean.TRUE.equals(p.getSpec().getDryRun()) || p.getSpec().getInjection() == null),
-                problem(p.getStatus()), p.getMetadata().getGeneration(), st.getObservedGeneration(), conditions, targets,
+                p.getSpec() != null
+                        && (Boolean.TRUE.equals(p.getSpec().getDryRun()) || p.getSpec().getInjection() == null),
+                problem(p.getStatus()), p.getMetadata().getGeneration(), st.getObservedGeneration(), conditions,
+                targets,
                 st.getTargetsOmitted(), recent, st.getObserved());
     }
 
@@ -139,7 +144,8 @@ public final class DashboardView {
         if (t.getPendingSince() != null) {
             raiseAt = Instant.parse(t.getPendingSince()).plus(window).toString();
         }
-        return new TargetView(t.getKind(), t.getName(), t.getBasisReplicas(), t.getPeakPods(), t.getSeenTerminatingPods(),
+        return new TargetView(t.getKind(), t.getName(), t.getBasisReplicas(), t.getPeakPods(),
+                t.getSeenTerminatingPods(),
                 t.getPoolSize(), t.getAppliedPoolSize(), t.getConnections(), t.getLiveConnections(),
                 t.getObservedConnections(), t.getState(),
                 t.getMessage(), t.getPendingSince(), raiseAt, t.getExplanation());

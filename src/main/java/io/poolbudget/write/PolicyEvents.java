@@ -92,7 +92,7 @@ public final class PolicyEvents {
                 && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
         boolean isLiveOver = status.getConditions().stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
                 && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
-        if (wasLiveOver && !isLiveOver && status.getBudget() != null) {   // not when the policy stopped planning
+        if (wasLiveOver && !isLiveOver && status.getBudget() != null) { // not when the policy stopped planning
             // the count status shows, in the words status uses for it
             normal(policy, LIVE_WITHIN_BUDGET, Holding.words(status.getLiveConnections(), result.atDefaultConnections(),
                     0, " of " + status.getBudget().getConnections() + " connections now", null)
@@ -122,9 +122,11 @@ public final class PolicyEvents {
     /** A failed pass: one Warning when its message first appears (not on every retry). */
     public void reportFailure(PoolPolicy policy, List<Condition> conditions) {
         List<Condition> before = memory.lastReported(policy);
-        Condition ready = conditions.stream().filter(c -> Conditions.READY.equals(c.getType())).findFirst().orElseThrow();
+        Condition ready = conditions.stream().filter(c -> Conditions.READY.equals(c.getType())).findFirst()
+                .orElseThrow();
         boolean same = before != null && before.stream().anyMatch(b -> Conditions.READY.equals(b.getType())
-                && Objects.equals(b.getReason(), ready.getReason()) && Objects.equals(b.getMessage(), ready.getMessage()));
+                && Objects.equals(b.getReason(), ready.getReason())
+                && Objects.equals(b.getMessage(), ready.getMessage()));
         memory.of(policy).reported(conditions);
         if (!same) {
             emit(policy, "Warning", ready.getReason(), ready.getMessage());
@@ -139,7 +141,8 @@ public final class PolicyEvents {
         var meta = policy.getMetadata();
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         var event = new EventBuilder()
-                .withNewMetadata().withName(meta.getName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()))
+                .withNewMetadata()
+                .withName(meta.getName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()))
                 .withNamespace(meta.getNamespace()).endMetadata()
                 .withNewInvolvedObject().withApiVersion(policy.getApiVersion()).withKind(policy.getKind())
                 .withName(meta.getName()).withNamespace(meta.getNamespace()).withUid(meta.getUid()).endInvolvedObject()

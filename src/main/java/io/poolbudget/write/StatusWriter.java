@@ -23,7 +23,7 @@ public final class StatusWriter {
      * namespace and status, nothing else.
      */
     public static <S, P extends CustomResource<?, S>> P write(P current, S status, Context<P> context,
-                                                               Supplier<P> blank) {
+            Supplier<P> blank) {
         if (SameStatus.as(status, current.getStatus())) {
             return current;
         }

@@ -5,8 +5,6 @@ import io.poolbudget.decide.Injection;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.poolbudget.metrics.PolicyMetrics;
 
 /** The operator's only writes to workloads: server-side apply, each policy under its own field manager. */
@@ -33,7 +31,8 @@ public interface WorkloadWriter {
                     count.accept(PolicyMetrics.WriteOutcome.error);
                     throw e;
                 }
-                count.accept(problem == null ? PolicyMetrics.WriteOutcome.applied : PolicyMetrics.WriteOutcome.conflict);
+                count.accept(
+                        problem == null ? PolicyMetrics.WriteOutcome.applied : PolicyMetrics.WriteOutcome.conflict);
                 return problem;
             }
 
@@ -95,7 +94,8 @@ public interface WorkloadWriter {
     }
 
     private static String detail(KubernetesClientException e) {
-        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+                : e.getMessage();
     }
 
     private static String conflictMessage(HasMetadata partial, KubernetesClientException e) {

@@ -22,7 +22,8 @@ class CrdBoundsTest {
 
     @Test
     void everySpecIntegerHasAMaximumAndEveryNameAMaximumLength() throws IOException {
-        var crd = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(Path.of("crds/poolpolicies.poolbudget.io-v1.yml")));
+        var crd = new ObjectMapper(new YAMLFactory())
+                .readTree(Files.readString(Path.of("crds/poolpolicies.poolbudget.io-v1.yml")));
         JsonNode spec = crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
         assertThat(spec.isMissingNode()).as("the CRD has a spec schema").isFalse();
         List<String> unbounded = new ArrayList<>();
@@ -51,7 +52,8 @@ class CrdBoundsTest {
         if (type.equals("string") && !schema.has("maxLength") && !schema.has("enum") && !path.endsWith("[]")) {
             unbounded.add(path + " (string without maxLength)");
         }
-        schema.path("properties").fields().forEachRemaining(e -> walk(path + "." + e.getKey(), e.getValue(), unbounded));
+        schema.path("properties").fields()
+                .forEachRemaining(e -> walk(path + "." + e.getKey(), e.getValue(), unbounded));
         if (schema.has("items")) {
             walk(path + "[]", schema.get("items"), unbounded);
         }

@@ -19,15 +19,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 class EnvNamesTest {
 
     static Stream<String> refusedNames() {
-        return Stream.concat(EnvNames.DENIED.stream(), Stream.of("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"));
+        return Stream.concat(EnvNames.DENIED.stream(),
+                Stream.of("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"));
     }
 
     @ParameterizedTest
     @MethodSource("refusedNames")
     void everyNameThatChangesHowAProcessStartsIsRefused(String name) {
-        assertThat(EnvNames.refused("spec.injection.maxPoolSizeEnv", name)).isEqualTo("spec.injection.maxPoolSizeEnv names "
-                + "a variable that changes how a process starts or loads code (JAVA_TOOL_OPTIONS, LD_*, PATH and the "
-                + "others docs/reference/crds.md lists): name the pool size variable your app reads");
+        assertThat(EnvNames.refused("spec.injection.maxPoolSizeEnv", name))
+                .isEqualTo("spec.injection.maxPoolSizeEnv names "
+                        + "a variable that changes how a process starts or loads code (JAVA_TOOL_OPTIONS, LD_*, PATH and the "
+                        + "others docs/reference/crds.md lists): name the pool size variable your app reads");
     }
 
     @ParameterizedTest
@@ -44,7 +46,7 @@ class EnvNamesTest {
                 .get("spec").getProperties().get("injection").getXKubernetesValidations().stream()
                 .map(ValidationRule::getRule).toList();
         assertThat(EnvNames.DENIED).hasSizeGreaterThan(20);
-        for (String field : new String[] {"maxPoolSizeEnv", "minIdleEnv"}) {
+        for (String field : new String[]{"maxPoolSizeEnv", "minIdleEnv"}) {
             assertThat(rules).contains("!has(self." + field + ") || !(self." + field + " in " + EnvNames.DENIED_CEL
                     + ") && !" + EnvNames.PREFIXES_CEL + ".exists(p, self." + field + ".startsWith(p))");
         }

@@ -13,17 +13,18 @@ import org.junit.jupiter.api.Test;
 class CompactionTest {
     private static String json(String name) {
         return """
-            {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"NAME","namespace":"shop","uid":"u-NAME",
-             "labels":{"app":"NAME","tier":"web"},"annotations":{"deployment.kubernetes.io/revision":"3"},
-             "managedFields":[{"manager":"kubectl","operation":"Apply","apiVersion":"apps/v1"}]},
-             "spec":{"replicas":2,"selector":{"matchLabels":{"app":"NAME"}},
-              "strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":"25%","maxUnavailable":0}},
-              "template":{"metadata":{"labels":{"app":"NAME"}},"spec":{"terminationGracePeriodSeconds":30,
-               "containers":[{"name":"app","image":"pause","imagePullPolicy":"Always",
-                "env":[{"name":"DATABASE_URL","value":"jdbc:postgresql://db/app"},{"name":"POOL","valueFrom":
-                 {"configMapKeyRef":{"name":"cm","key":"k"}}}],"resources":{}}],"x-unknown":{"a":[1,{"b":null}]}}}},
-             "status":{"replicas":2,"conditions":[{"type":"Available","status":"True","reason":"MinimumReplicasAvailable"}]}}
-            """.replace("NAME", name);
+                {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"NAME","namespace":"shop","uid":"u-NAME",
+                 "labels":{"app":"NAME","tier":"web"},"annotations":{"deployment.kubernetes.io/revision":"3"},
+                 "managedFields":[{"manager":"kubectl","operation":"Apply","apiVersion":"apps/v1"}]},
+                 "spec":{"replicas":2,"selector":{"matchLabels":{"app":"NAME"}},
+                  "strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":"25%","maxUnavailable":0}},
+                  "template":{"metadata":{"labels":{"app":"NAME"}},"spec":{"terminationGracePeriodSeconds":30,
+                   "containers":[{"name":"app","image":"pause","imagePullPolicy":"Always",
+                    "env":[{"name":"DATABASE_URL","value":"jdbc:postgresql://db/app"},{"name":"POOL","valueFrom":
+                     {"configMapKeyRef":{"name":"cm","key":"k"}}}],"resources":{}}],"x-unknown":{"a":[1,{"b":null}]}}}},
+                 "status":{"replicas":2,"conditions":[{"type":"Available","status":"True","reason":"MinimumReplicasAvailable"}]}}
+                """
+                .replace("NAME", name);
     }
 
     @Test
@@ -55,7 +56,8 @@ class CompactionTest {
     @Test
     void aCachedObjectCannotBeChangedByAccidentAndNullsAreLeftAlone() {
         Deployment d = Compaction.compact(Serialization.unmarshal(json("web"), Deployment.class));
-        assertThatThrownBy(() -> d.getMetadata().getLabels().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> d.getMetadata().getLabels().put("x", "y"))
+                .isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> d.getSpec().getTemplate().getSpec().getContainers().clear())
                 .isInstanceOf(UnsupportedOperationException.class);
         Deployment withNull = Serialization.unmarshal(json("web"), Deployment.class);
@@ -75,13 +77,14 @@ class CompactionTest {
     @Test
     void aPolicySaysTheSameAfterCompactionAndSharesItsTargetsStrings() {
         String policy = """
-            {"apiVersion":"poolbudget.io/v1alpha1","kind":"PoolPolicy","metadata":{"name":"db","namespace":"shop"},
-             "spec":{"database":{"cores":8},"injection":{"preset":"hikari-env"},
-              "targets":[{"kind":"Deployment","selector":{"matchLabels":{"db":"orders"}}}]},
-             "status":{"targetStates":{"Applied":2},
-              "targets":[{"kind":"Deployment","name":"api","state":"Applied","poolSize":4,"explanation":"EXPLAINED"},
-                         {"kind":"Deployment","name":"web","state":"Applied","poolSize":4,"explanation":"EXPLAINED"}]}}
-            """.replace("EXPLAINED", "peak pods 4 = 3 (current replicas 3) + 1 surge ".repeat(3));
+                {"apiVersion":"poolbudget.io/v1alpha1","kind":"PoolPolicy","metadata":{"name":"db","namespace":"shop"},
+                 "spec":{"database":{"cores":8},"injection":{"preset":"hikari-env"},
+                  "targets":[{"kind":"Deployment","selector":{"matchLabels":{"db":"orders"}}}]},
+                 "status":{"targetStates":{"Applied":2},
+                  "targets":[{"kind":"Deployment","name":"api","state":"Applied","poolSize":4,"explanation":"EXPLAINED"},
+                             {"kind":"Deployment","name":"web","state":"Applied","poolSize":4,"explanation":"EXPLAINED"}]}}
+                """
+                .replace("EXPLAINED", "peak pods 4 = 3 (current replicas 3) + 1 surge ".repeat(3));
         var p = Serialization.unmarshal(policy, io.poolbudget.api.v1alpha1.PoolPolicy.class);
         String before = Serialization.asJson(p);
         Compaction.compact(p);
@@ -89,7 +92,8 @@ class CompactionTest {
         var targets = p.getStatus().getTargets();
         assertThat(targets.get(0).getState()).isSameAs(targets.get(1).getState());
         assertThat(targets.get(0).getKind()).isSameAs(targets.get(1).getKind());
-        assertThat(p.getSpec().getTargets().get(0).getKind()).isEqualTo(io.poolbudget.api.v1alpha1.WorkloadKind.Deployment);
+        assertThat(p.getSpec().getTargets().get(0).getKind())
+                .isEqualTo(io.poolbudget.api.v1alpha1.WorkloadKind.Deployment);
         assertThatThrownBy(() -> targets.add(null)).isInstanceOf(UnsupportedOperationException.class);
     }
 }

@@ -83,7 +83,7 @@ class CompressedResponsesTest {
         String json = list(2000);
         byte[] zipped = gzip(json);
         assertThat(zipped.length).as("the test body compresses").isLessThan(json.length() / 5);
-        for (int chunk : new int[] {1, 2, 3, 17, 1024, 8192, zipped.length}) {
+        for (int chunk : new int[]{1, 2, 3, 17, 1024, 8192, zipped.length}) {
             var body = new Body();
             var downstream = new Collecting();
             assertThat(feed(zipped, chunk, downstream, body)).as("chunks of %d bytes", chunk).isEqualTo(json);

@@ -104,7 +104,8 @@ class PodSpecsTest {
         read.add(containers);
         read.add(Injection.revision(OWNER, spec, template, containers));
         read.add(Injection.appliedSize(OWNER, spec, template, containers, null));
-        read.add(Injection.foreignValueFrom(OWNER, WorkloadKind.Deployment, "orders", spec, template.getSpec(), containers));
+        read.add(Injection.foreignValueFrom(OWNER, WorkloadKind.Deployment, "orders", spec, template.getSpec(),
+                containers));
         read.add(Injection.heldSize(OWNER, spec, template.getMetadata(), template.getSpec(), containers));
         return read;
     }

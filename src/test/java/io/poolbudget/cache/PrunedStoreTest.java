@@ -40,7 +40,8 @@ class PrunedStoreTest {
         Pod p = new PodBuilder().withNewMetadata().withName("web-1").withNamespace("shop")
                 .withAnnotations(Map.of("pool-size.poolbudget.io/db", "5"))
                 .addToManagedFields(new ManagedFieldsEntryBuilder().withManager("kubelet").withFieldsV1(FIELDS).build())
-                .endMetadata().withNewSpec().addNewContainer().withName("app").addNewEnv().withName("HIKARI_MAXIMUM_POOL_SIZE")
+                .endMetadata().withNewSpec().addNewContainer().withName("app").addNewEnv()
+                .withName("HIKARI_MAXIMUM_POOL_SIZE")
                 .withValue("5").endEnv().endContainer().endSpec().build();
         var store = new PrunedStore<Pod>();
         store.put(store.getKey(p), p);
@@ -54,10 +55,12 @@ class PrunedStoreTest {
     void aWorkloadKeepsNoConditionMessages() {
         Deployment d = new DeploymentBuilder().withNewMetadata().withName("web").withNamespace("shop")
                 .addToManagedFields(new ManagedFieldsEntryBuilder().withManager("kubectl").withOperation("Apply")
-                        .withFieldsV1(FIELDS).build()).endMetadata()
+                        .withFieldsV1(FIELDS).build())
+                .endMetadata()
                 .withNewStatus().addNewCondition().withType("Progressing").withStatus("False")
                 .withReason("ProgressDeadlineExceeded").withMessage("ReplicaSet web-1 has timed out progressing.")
-                .withLastUpdateTime("2026-11-23T10:00:00Z").withLastTransitionTime("2026-11-23T10:00:00Z").endCondition()
+                .withLastUpdateTime("2026-11-23T10:00:00Z").withLastTransitionTime("2026-11-23T10:00:00Z")
+                .endCondition()
                 .endStatus().build();
         var store = new PrunedStore<Deployment>();
         store.put(store.getKey(d), d);
@@ -93,9 +96,9 @@ class PrunedStoreTest {
         List<String> told = new ArrayList<>();
         var store = new PrunedStore<Deployment>().notifying((was, now) -> told.add(version(was) + "->" + version(now)));
         store.put("shop/web", versioned(web("shop", "web", 1), "10"));
-        store.put("shop/web", versioned(web("shop", "web", 1), "10"));   // a relist: the same version again
+        store.put("shop/web", versioned(web("shop", "web", 1), "10")); // a relist: the same version again
         store.put("shop/web", versioned(web("shop", "web", 2), "11"));
-        assertThat(store.remove("shop/api")).isNull();                     // nothing stored: nothing to tell
+        assertThat(store.remove("shop/api")).isNull(); // nothing stored: nothing to tell
         store.remove("shop/web");
         assertThat(told).containsExactly("null->10", "10->11", "11->null");
     }
@@ -104,7 +107,8 @@ class PrunedStoreTest {
     void whatItTellsIsAlreadyStored() {
         List<Integer> seen = new ArrayList<>();
         var store = new java.util.concurrent.atomic.AtomicReference<PrunedStore<Deployment>>();
-        store.set(new PrunedStore<Deployment>().notifying((was, now) -> seen.add(store.get().inNamespace("shop").size())));
+        store.set(new PrunedStore<Deployment>()
+                .notifying((was, now) -> seen.add(store.get().inNamespace("shop").size())));
         store.get().put("shop/web", versioned(web("shop", "web", 1), "1"));
         store.get().remove("shop/web");
         assertThat(seen).containsExactly(1, 0);
@@ -117,7 +121,8 @@ class PrunedStoreTest {
         store.put("shop/web", labelled(web("shop", "web", 1), "orders"));
         store.put("billing/api", labelled(web("billing", "api", 1), "orders"));
         store.put("shop/batch", web("shop", "batch", 1));
-        assertThat(store.inGroup("orders")).extracting(d -> d.getMetadata().getName()).containsExactlyInAnyOrder("web", "api");
+        assertThat(store.inGroup("orders")).extracting(d -> d.getMetadata().getName()).containsExactlyInAnyOrder("web",
+                "api");
 
         store.put("shop/web", labelled(web("shop", "web", 2), "ledger"));
         assertThat(store.inGroup("orders")).extracting(d -> d.getMetadata().getName()).containsExactly("api");
@@ -163,7 +168,8 @@ class PrunedStoreTest {
         store.put("shop/api", web("shop", "api", 1));
         store.put("other/web", web("other", "web", 1));
         store.put("shop/web", web("shop", "web", 2));
-        assertThat(store.inNamespace("shop")).extracting(d -> d.getMetadata().getName() + "@" + d.getMetadata().getGeneration())
+        assertThat(store.inNamespace("shop"))
+                .extracting(d -> d.getMetadata().getName() + "@" + d.getMetadata().getGeneration())
                 .containsExactlyInAnyOrder("web@2", "api@1");
         store.remove("shop/web");
         store.remove("shop/api");
@@ -209,7 +215,8 @@ class PrunedStoreTest {
         }
         writer.join();
         System.out.printf("PrunedStoreTest: %,d reads during 20,000 updates: the namespace looked empty %d times "
-                + "through this store, %d times through fabric8's index%n", reads, missedHere.get(), missedByIndex.get());
+                + "through this store, %d times through fabric8's index%n", reads, missedHere.get(),
+                missedByIndex.get());
         assertThat(missedHere).hasValue(0);
         assertThat(store.inNamespace("shop")).singleElement()
                 .satisfies(d -> assertThat(d.getMetadata().getGeneration()).isEqualTo(20_000L));

@@ -72,24 +72,16 @@ class SharedCachesTest {
             }
 
             @Override
-            public boolean isWatching() {
-                return true;
-            }
+            public boolean isWatching() { return true; }
 
             @Override
-            public boolean isRunning() {
-                return true;
-            }
+            public boolean isRunning() { return true; }
 
             @Override
-            public Status getStatus() {
-                return Status.HEALTHY;
-            }
+            public Status getStatus() { return Status.HEALTHY; }
 
             @Override
-            public String getTargetNamespace() {
-                return "";
-            }
+            public String getTargetNamespace() { return ""; }
         };
     }
 }

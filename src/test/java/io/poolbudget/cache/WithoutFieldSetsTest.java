@@ -42,6 +42,7 @@ class WithoutFieldSetsTest {
     @Test
     void aClientWithoutItReadsThemWhole() {
         Deployment d = read(new ObjectMapper());
-        assertThat(d.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties()).containsKey("f:spec");
+        assertThat(d.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties())
+                .containsKey("f:spec");
     }
 }

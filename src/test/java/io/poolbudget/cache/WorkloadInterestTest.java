@@ -30,7 +30,7 @@ class WorkloadInterestTest {
         assertThat(WorkloadInterest.wanted(List.of(policy(byName(WorkloadKind.Deployment, "api"))), api)).isTrue();
         assertThat(WorkloadInterest.wanted(List.of(policy(bySelector(Map.of("db", "orders")))), api)).isTrue();
         var released = policy(byName(WorkloadKind.Deployment, "other"));
-        released.setStatus(status("Deployment", "api"));   // in status: a deleted policy still releases it
+        released.setStatus(status("Deployment", "api")); // in status: a deleted policy still releases it
         assertThat(WorkloadInterest.wanted(List.of(released), api)).isTrue();
     }
 
@@ -74,7 +74,8 @@ class WorkloadInterestTest {
                 .withAnnotations(Map.of(new Owner("replica").sizeAnnotation(), "4")).build());
         assertThat(WorkloadInterest.concerns(policy(bySelector(Map.of("db", "orders"))), other))
                 .as("sized by another policy").isFalse();
-        assertThat(WorkloadInterest.concerns(policy(bySelector(Map.of("db", "orders"))), WorkloadInterest.skeleton(web)))
+        assertThat(
+                WorkloadInterest.concerns(policy(bySelector(Map.of("db", "orders"))), WorkloadInterest.skeleton(web)))
                 .as("a skeleton").isFalse();
         var noSpec = policy(byName(WorkloadKind.Deployment, "web"));
         noSpec.setSpec(null);

@@ -19,7 +19,8 @@ class CalibrateCommandTest {
 
     @Test
     void refusesToLoadADatabaseWithoutTheAcknowledgement() {
-        assertThat(run("--jdbc-url", "jdbc:postgresql://db:5432/x", "--username", "u")).isEqualTo(CalibrateCommand.BAD_INPUT);
+        assertThat(run("--jdbc-url", "jdbc:postgresql://db:5432/x", "--username", "u"))
+                .isEqualTo(CalibrateCommand.BAD_INPUT);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("staging database", CalibrateCommand.ACK);
         assertThat(out.size()).isZero();
     }
@@ -33,9 +34,11 @@ class CalibrateCommandTest {
                 .isEqualTo(CalibrateCommand.BAD_INPUT);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--jdbc-url must start with jdbc:postgresql:");
         err.reset();
-        assertThat(run(CalibrateCommand.ACK, "--jdbc-url", "jdbc:postgresql://x/y", "--username", "u", "--levels", "4,0"))
+        assertThat(
+                run(CalibrateCommand.ACK, "--jdbc-url", "jdbc:postgresql://x/y", "--username", "u", "--levels", "4,0"))
                 .isEqualTo(CalibrateCommand.BAD_INPUT);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--levels must be a whole number from 1 to 100000, not '0'");
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("--levels must be a whole number from 1 to 100000, not '0'");
         err.reset();
         assertThat(run("--bogus")).isEqualTo(CalibrateCommand.BAD_INPUT);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown or incomplete argument '--bogus'", "Usage:");
@@ -43,13 +46,15 @@ class CalibrateCommandTest {
 
     @Test
     void theFleetAndTheCheckLoadAreCheckedBeforeTheDatabaseIsTouched() {
-        String[] unreachable = {CalibrateCommand.ACK, "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/none", "--username", "u"};
+        String[] unreachable = {CalibrateCommand.ACK, "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/none", "--username",
+                "u"};
         assertThat(run(concat(unreachable, "-f", "no-such-file.yaml"))).isEqualTo(CalibrateCommand.BAD_INPUT);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("no-such-file.yaml: no such file")
                 .doesNotContain("database failed");
         err.reset();
         assertThat(run(concat(unreachable, "--check-load", "150"))).isEqualTo(CalibrateCommand.BAD_INPUT);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--check-load must be a whole percentage from 0 to 100");
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("--check-load must be a whole percentage from 0 to 100");
         err.reset();
         assertThat(run(concat(unreachable, "--repeats", "0"))).isEqualTo(CalibrateCommand.BAD_INPUT);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--repeats must be a whole number");

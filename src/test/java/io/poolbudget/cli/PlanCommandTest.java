@@ -65,8 +65,10 @@ class PlanCommandTest {
     /** Issue 21, item 1: plan refuses what the CRD refuses, from the same list (EnvNames). */
     @Test
     void aVariableThatChangesHowAProcessStartsIsRefused() throws IOException {
-        for (String injection : new String[] {"{maxPoolSizeEnv: JAVA_TOOL_OPTIONS}", "{maxPoolSizeEnv: POOL, minIdleEnv: LD_PRELOAD}"}) {
-            Path p = file("p.yaml", policy("{cores: 2}", "    - {name: api}\n").replace("{preset: hikari-env}", injection));
+        for (String injection : new String[]{"{maxPoolSizeEnv: JAVA_TOOL_OPTIONS}",
+                "{maxPoolSizeEnv: POOL, minIdleEnv: LD_PRELOAD}"}) {
+            Path p = file("p.yaml",
+                    policy("{cores: 2}", "    - {name: api}\n").replace("{preset: hikari-env}", injection));
             Run run = plan(WORKLOADS, "-f", p.toString(), "-f", "-");
             assertThat(run.exit()).as(run.out()).isEqualTo(PlanCommand.BAD_INPUT);
             assertThat(run.err()).contains("p.yaml, document 1 (PoolPolicy db): spec.injection."
@@ -78,7 +80,8 @@ class PlanCommandTest {
     /** Issue 21, item 7: what calibrate prints plans as it is, without cores. */
     @Test
     void theDatabaseSectionCalibratePrintsPlans() throws IOException {
-        Path p = file("p.yaml", policy(CalibrateCommand.databaseSnippet(40), "    - {name: api}\n    - {name: worker}\n"));
+        Path p = file("p.yaml",
+                policy(CalibrateCommand.databaseSnippet(40), "    - {name: api}\n    - {name: worker}\n"));
         Run run = plan("", "-f", p.toString(), "-f", file("w.yaml", WORKLOADS).toString());
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("budget 40 = explicit budget 40; no maxConnections cap");
@@ -93,7 +96,8 @@ class PlanCommandTest {
         Run run = plan("", "-f", p.toString(), "-f", w.toString());
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("PoolPolicy db: fits, ", "budget 40 = cores 20 × 2 per core",
-                "Deployment/api", "8 (HpaMax)", "peak pods 10 = 8 (HorizontalPodAutoscaler/api maxReplicas 8) + 1 surge + 1 terminating",
+                "Deployment/api", "8 (HpaMax)",
+                "peak pods 10 = 8 (HorizontalPodAutoscaler/api maxReplicas 8) + 1 surge + 1 terminating",
                 "Deployment/worker", "2 (Current)");
     }
 
@@ -108,7 +112,8 @@ class PlanCommandTest {
         long sum = 0;
         for (JsonNode t : json.path("targets")) {
             assertThat(t.path("connections").asLong())
-                    .isEqualTo(t.path("peakPods").asLong() * t.path("poolsPerPod").asLong() * t.path("poolSize").asLong());
+                    .isEqualTo(
+                            t.path("peakPods").asLong() * t.path("poolsPerPod").asLong() * t.path("poolSize").asLong());
             sum += t.path("connections").asLong();
         }
         assertThat(sum).isEqualTo(json.path("allocated").asLong()).isLessThanOrEqualTo(40);
@@ -121,7 +126,8 @@ class PlanCommandTest {
         Path p = file("p.yaml", policy("{cores: 2, instances: 3}", "    - {name: api}\n    - {name: worker}\n"));
         Run run = plan(WORKLOADS, "-f", p.toString(), "-f", "-");
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.out()).contains("budget 12 = 3 instances × 4 per instance, where per instance budget 4 = cores 2");
+        assertThat(run.out())
+                .contains("budget 12 = 3 instances × 4 per instance, where per instance budget 4 = cores 2");
         Path bad = file("bad.yaml", policy("{cores: 2, instances: 0}", "    - {name: api}\n"));
         Run refused = plan(WORKLOADS, "-f", bad.toString(), "-f", "-");
         assertThat(refused.exit()).isEqualTo(PlanCommand.BAD_INPUT);
@@ -134,7 +140,8 @@ class PlanCommandTest {
         Run run = plan(WORKLOADS, "-f", p.toString(), "-f", "-");
         assertThat(run.exit()).isEqualTo(PlanCommand.OVERSUBSCRIBED);
         // minimums: 10 × 2 + 2 × 1 = 22 against a budget of 4
-        assertThat(run.out()).contains("OVERSUBSCRIBED 5.50×, the minimums alone need 22 connections and the budget is 4");
+        assertThat(run.out())
+                .contains("OVERSUBSCRIBED 5.50×, the minimums alone need 22 connections and the budget is 4");
     }
 
     @Test
@@ -167,7 +174,8 @@ class PlanCommandTest {
         assertThat(targets.get(1).path("peakPods").asInt()).isEqualTo(5);
         assertThat(targets.get(2).path("workload").asText()).isEqualTo("StatefulSet/ledger");
         assertThat(targets.get(2).path("peakPods").asInt()).isEqualTo(3);
-        assertThat(targets.get(2).path("connections").asInt()).isEqualTo(3 * 2 * targets.get(2).path("poolSize").asInt());
+        assertThat(targets.get(2).path("connections").asInt())
+                .isEqualTo(3 * 2 * targets.get(2).path("poolSize").asInt());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -282,7 +290,7 @@ class PlanCommandTest {
         Path f = Files.write(dir.resolve("latin1.yaml"), latin1);
         assertThat(plan("", "-f", f.toString()).err()).contains("latin1.yaml: line " + line + ": is not UTF-8");
         var err = new ByteArrayOutputStream();
-        int exit = PlanCommand.run(new String[] {"-f", "-"}, new ByteArrayInputStream(latin1),
+        int exit = PlanCommand.run(new String[]{"-f", "-"}, new ByteArrayInputStream(latin1),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(exit).isEqualTo(PlanCommand.BAD_INPUT);

@@ -43,7 +43,8 @@ class PlanSharedBudgetTest {
     }
 
     private static String namespace(String name, boolean selected) {
-        return "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: " + name + (selected ? ", labels: {db: shared}" : "")
+        return "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: " + name
+                + (selected ? ", labels: {db: shared}" : "")
                 + "}\n";
     }
 
@@ -52,9 +53,11 @@ class PlanSharedBudgetTest {
         Run run = plan(BUDGET + "---\n" + POLICIES_AND_APPS + namespace("team-a", true) + namespace("team-b", true));
         assertThat(run.exit()).as(run.err()).isZero();
         // 9 × 2 = 18: team-a weight 2 -> 12, team-b weight 1 (the default) -> 6
-        assertThat(run.out()).contains("this namespace's share of DatabaseBudget shared-pg is 12 of 18: namespace team-a "
-                + "weight 2 of 3").contains("this namespace's share of DatabaseBudget shared-pg is 6 of 18: namespace team-b "
-                + "weight 1 of 3");
+        assertThat(run.out())
+                .contains("this namespace's share of DatabaseBudget shared-pg is 12 of 18: namespace team-a "
+                        + "weight 2 of 3")
+                .contains("this namespace's share of DatabaseBudget shared-pg is 6 of 18: namespace team-b "
+                        + "weight 1 of 3");
         assertThat(run.err()).doesNotContain("note:");
     }
 
@@ -98,7 +101,8 @@ class PlanSharedBudgetTest {
     @Test
     void aSelectorOperatorTheApiServerWouldRefuseIsBadInputNamingTheField() {
         Run run = plan(BUDGET.replace("{matchLabels: {db: shared}}", "{matchExpressions: [{key: db, operator: Bogus, "
-                + "values: [shared]}]}") + "---\n" + POLICIES_AND_APPS + namespace("team-a", true) + namespace("team-b", true));
+                + "values: [shared]}]}") + "---\n" + POLICIES_AND_APPS + namespace("team-a", true)
+                + namespace("team-b", true));
         assertThat(run.exit()).isEqualTo(PlanCommand.BAD_INPUT);
         assertThat(run.err()).contains("DatabaseBudget shared-pg spec.namespaceSelector matchExpressions[0].operator "
                 + "'Bogus' is not one of In, NotIn, Exists, DoesNotExist").doesNotContain("Exception");

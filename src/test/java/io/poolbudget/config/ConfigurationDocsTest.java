@@ -23,7 +23,7 @@ class ConfigurationDocsTest {
                 keys.addAll(keys(m.getReturnType(), key));
             } else {
                 WithDefault d = m.getAnnotation(WithDefault.class);
-                keys.add(new String[] {key, d == null ? "" : d.value()});
+                keys.add(new String[]{key, d == null ? "" : d.value()});
             }
         }
         return keys;

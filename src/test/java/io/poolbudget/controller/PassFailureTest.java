@@ -13,8 +13,9 @@ class PassFailureTest {
 
     @Test
     void anAnswerOfTheApiServerIsItsCodeReasonAndMessage() {
-        var refused = new KubernetesClientException(new StatusBuilder().withCode(413).withReason("RequestEntityTooLarge")
-                .withMessage("deployments.apps \"web\" is forbidden: denied request: too large").build());
+        var refused = new KubernetesClientException(
+                new StatusBuilder().withCode(413).withReason("RequestEntityTooLarge")
+                        .withMessage("deployments.apps \"web\" is forbidden: denied request: too large").build());
         var wrapped = new OperatorException(new CompletionException(refused));
         assertThat(PassFailure.describe(wrapped)).isEqualTo("the API server answered 413 RequestEntityTooLarge: "
                 + "deployments.apps \"web\" is forbidden: denied request: too large");

@@ -80,13 +80,14 @@ class DecisionTest {
             assertThat(t.getMessage()).isEqualTo("lower size 6 → 4 applies at once");
         });
         assertThat(d.result(Arrays.asList((String) null)).targets().get(0).wrote()).isTrue();
-        assertThat(conditions(done)).isEqualTo("""
-                Ready=True Reconciled: every target is sized within the budget; the sizes are declared in the pod specs, \
-                not verified: set spec.database.observe to compare them with the database's own count (an app that does \
-                not read the injected variable keeps its own pool)
-                Oversubscribed=False WithinBudget: 16 of 16 connections allocated; the pods hold 12 now
-                RolloutInProgress=True Rolling: in progress: Deployment/web (Rolling: lower size 6 → 4 applies at once)
-                Conflict=False NoConflict: no workload is claimed twice or blocked by another field manager""");
+        assertThat(conditions(done)).isEqualTo(
+                """
+                        Ready=True Reconciled: every target is sized within the budget; the sizes are declared in the pod specs, \
+                        not verified: set spec.database.observe to compare them with the database's own count (an app that does \
+                        not read the injected variable keeps its own pool)
+                        Oversubscribed=False WithinBudget: 16 of 16 connections allocated; the pods hold 12 now
+                        RolloutInProgress=True Rolling: in progress: Deployment/web (Rolling: lower size 6 → 4 applies at once)
+                        Conflict=False NoConflict: no workload is claimed twice or blocked by another field manager""");
     }
 
     @Test
@@ -98,7 +99,8 @@ class DecisionTest {
             assertThat(t.state()).isEqualTo(State.Conflict);
             assertThat(t.applied()).isEqualTo(6);
             assertThat(t.wrote()).isFalse();
-            assertThat(t.message()).isEqualTo("Deployment/web: another field manager owns a field the operator would set");
+            assertThat(t.message())
+                    .isEqualTo("Deployment/web: another field manager owns a field the operator would set");
         });
         assertThat(conditions(status(p, refused))).contains("Ready=False Conflict: not written because of a conflict: "
                 + "Deployment/web (Conflict: Deployment/web: another field manager owns a field the operator would set)");

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +22,8 @@ class OwnerTest {
         assertThat(owner.fieldManager()).isEqualTo("poolbudget/orders-db");
         assertThat(owner.sizeAnnotation()).isEqualTo("pool-size.poolbudget.io/orders-db");
         assertThat(owner.hashAnnotation()).isEqualTo("config-hash.poolbudget.io/orders-db");
-        assertThat(owner.configMapName(WorkloadKind.Deployment, "web")).isEqualTo("poolbudget-orders-db-deployment-web");
+        assertThat(owner.configMapName(WorkloadKind.Deployment, "web"))
+                .isEqualTo("poolbudget-orders-db-deployment-web");
     }
 
     @Test

@@ -14,12 +14,12 @@ public final class Passes {
     private Passes() {}
 
     public static PassResult run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours,
-                                 WorkloadWriter writer, Instant now, Duration window) {
+            WorkloadWriter writer, Instant now, Duration window) {
         return run(policy, view, neighbours, null, writer, now, window);
     }
 
     public static PassResult run(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours,
-                                 SharedBudgets shared, WorkloadWriter writer, Instant now, Duration window) {
+            SharedBudgets shared, WorkloadWriter writer, Instant now, Duration window) {
         Decision decision = PolicyPass.decide(policy, view, neighbours, shared, now, window);
         List<String> problems = new ArrayList<>();
         for (Decision.Write w : decision.writes()) {

@@ -72,7 +72,8 @@ class PolicyPassProblemsTest {
         assertThat(result.invalid()).hasMessage("spec.database.budget must be at most 1000000, got 3000000000");
         var tooManyPools = run(policy("db", SPEC.replace("{name: web}", "{name: web, poolsPerPod: 3000000000}")),
                 view(web(null)));
-        assertThat(tooManyPools.invalid()).hasMessage("spec.targets[0].poolsPerPod must be at most 1000, got 3000000000");
+        assertThat(tooManyPools.invalid())
+                .hasMessage("spec.targets[0].poolsPerPod must be at most 1000, got 3000000000");
     }
 
     @Test
@@ -107,9 +108,16 @@ class PolicyPassProblemsTest {
                 List.of(pod("web-1", 6, false), pod("web-0", 6, true)), List.of());
         var clock = new java.util.concurrent.atomic.AtomicReference<>(NOW);
         var aggregator = new StatusAggregator(new Clock() {
-            @Override public java.time.ZoneId getZone() { return ZoneOffset.UTC; }
-            @Override public Clock withZone(java.time.ZoneId zone) { return this; }
-            @Override public Instant instant() { return clock.get(); }
+            @Override
+            public java.time.ZoneId getZone() { return ZoneOffset.UTC; }
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+            @Override
+            public Instant instant() {
+                return clock.get();
+            }
         }, Duration.ofSeconds(15));
         var p = policy("db", SPEC);
         var first = aggregator.build(p, run(p, view), null, null, null);
@@ -122,8 +130,9 @@ class PolicyPassProblemsTest {
 
         clock.set(NOW.plusSeconds(15));
         var lasting = aggregator.build(p, run(p, view), first.status().getConditions(), first.overSince(), null);
-        assertThat(condition(lasting.status(), "Oversubscribed")).startsWith("True/LiveOverBudget: the pods may open 22 "
-                + "of 16");
+        assertThat(condition(lasting.status(), "Oversubscribed"))
+                .startsWith("True/LiveOverBudget: the pods may open 22 "
+                        + "of 16");
         assertThat(aggregator.recheck(lasting.overSince())).isNull();
 
         // gone below, then above again: a new moment waits out the grace again
@@ -206,7 +215,8 @@ class PolicyPassProblemsTest {
         assertThat(condition(s, "Oversubscribed")).startsWith("False/WithinBudget");
         // quiet at 4 per pod
         var roomy = status(policy("db", SPEC), run(policy("db", SPEC), view(web(4))));
-        assertThat(roomy.getTargets()).singleElement().satisfies(t -> assertThat(t.getExplanation()).doesNotContain("Note:"));
+        assertThat(roomy.getTargets()).singleElement()
+                .satisfies(t -> assertThat(t.getExplanation()).doesNotContain("Note:"));
     }
 
     @Test
@@ -224,9 +234,10 @@ class PolicyPassProblemsTest {
         var view = new ClusterView(List.of(web(4)), List.of(), List.of(),
                 List.of(pod("web-1", 4, false), pod("web-2", 4, false)), List.of());
         assertThat(condition(status(policy("db", SPEC), run(policy("db", SPEC), view)), "Ready"))
-                .isEqualTo("True/Reconciled: every target is sized within the budget; the sizes are declared in the pod "
-                        + "specs, not verified: set spec.database.observe to compare them with the database's own count "
-                        + "(an app that does not read the injected variable keeps its own pool)");
+                .isEqualTo(
+                        "True/Reconciled: every target is sized within the budget; the sizes are declared in the pod "
+                                + "specs, not verified: set spec.database.observe to compare them with the database's own count "
+                                + "(an app that does not read the injected variable keeps its own pool)");
         String observed = SPEC.replace("cores: 8", "cores: 8, observe: {secretName: pg}");
         assertThat(condition(status(policy("db", observed), run(policy("db", observed), view)), "Ready"))
                 .isEqualTo("True/Reconciled: every target is sized within the budget");
@@ -240,9 +251,10 @@ class PolicyPassProblemsTest {
         var result = run(policy("db", SPEC), new ClusterView(List.of(paused), List.of(), List.of(),
                 List.of(pod("web-1", 20, false), pod("web-2", 20, false)), List.of()));
         assertThat(result.targets().get(0).state()).isEqualTo(State.Paused);
-        assertThat(result.targets().get(0).message()).isEqualTo("paused (kubectl rollout pause) before its pods took pool "
-                + "size 4: its pods hold 40 connections, the plan gives it 16; resume it with kubectl rollout resume "
-                + "deployment/web");
+        assertThat(result.targets().get(0).message())
+                .isEqualTo("paused (kubectl rollout pause) before its pods took pool "
+                        + "size 4: its pods hold 40 connections, the plan gives it 16; resume it with kubectl rollout resume "
+                        + "deployment/web");
         assertThat(condition(status(policy("db", SPEC), result), "Ready"))
                 .isEqualTo("False/TargetProblem: Deployment/web (Paused: " + result.targets().get(0).message() + ")");
     }
@@ -270,10 +282,12 @@ class PolicyPassProblemsTest {
         var result = run(policy("db", SPEC), view(d), writer);
         assertThat(writer.applied).isEmpty();
         assertThat(result.targets().get(0).state()).isEqualTo(State.Conflict);
-        assertThat(result.targets().get(0).message()).startsWith("container 'app' sets HIKARI_MAXIMUM_POOL_SIZE through "
-                + "valueFrom, which the operator cannot replace");
-        assertThat(condition(status(policy("db", SPEC), result), "Conflict")).startsWith("True/Conflict: Deployment/web "
-                + "(Conflict: container 'app' sets HIKARI_MAXIMUM_POOL_SIZE");
+        assertThat(result.targets().get(0).message())
+                .startsWith("container 'app' sets HIKARI_MAXIMUM_POOL_SIZE through "
+                        + "valueFrom, which the operator cannot replace");
+        assertThat(condition(status(policy("db", SPEC), result), "Conflict"))
+                .startsWith("True/Conflict: Deployment/web "
+                        + "(Conflict: container 'app' sets HIKARI_MAXIMUM_POOL_SIZE");
     }
 
     @Test
@@ -295,7 +309,8 @@ class PolicyPassProblemsTest {
         var result = Passes.run(policy("db", spec), view(web(10), api), List.of(other), new RecordingWriter(), NOW,
                 Duration.ZERO);
         assertThat(result.targets()).extracting(TargetOutcome::state).containsExactly(State.Conflict, State.Pending);
-        assertThat(result.targets().get(1).message()).endsWith("Deployment/web (holds 10 per pod, cannot be lowered: Conflict)");
+        assertThat(result.targets().get(1).message())
+                .endsWith("Deployment/web (holds 10 per pod, cannot be lowered: Conflict)");
     }
 
     @Test

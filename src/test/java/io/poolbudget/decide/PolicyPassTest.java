@@ -34,7 +34,6 @@ public class PolicyPassTest {
             return conflict;
         }
 
-
         @Override
         public void deleteConfigMap(String namespace, String name) {
             log.add("delete ConfigMap " + name);
@@ -55,9 +54,11 @@ public class PolicyPassTest {
         var d = new DeploymentBuilder().withNewMetadata().withName("web").withNamespace("ns").withGeneration(1L)
                 .withLabels(Map.of("tier", "web")).endMetadata()
                 .withNewSpec().withReplicas(2).withNewSelector().withMatchLabels(Map.of("app", "web")).endSelector()
-                .withNewTemplate().withNewMetadata().endMetadata().withNewSpec().addNewContainer().withName("app").endContainer().endSpec().endTemplate()
+                .withNewTemplate().withNewMetadata().endMetadata().withNewSpec().addNewContainer().withName("app")
+                .endContainer().endSpec().endTemplate()
                 .endSpec()
-                .withNewStatus().withObservedGeneration(1L).withReplicas(2).withUpdatedReplicas(2).withAvailableReplicas(2)
+                .withNewStatus().withObservedGeneration(1L).withReplicas(2).withUpdatedReplicas(2)
+                .withAvailableReplicas(2)
                 .withReadyReplicas(2).endStatus().build();
         if (size != null) {
             d.getSpec().getTemplate().getSpec().getContainers().get(0).setEnv(List.of(
@@ -94,7 +95,8 @@ public class PolicyPassTest {
         var patch = (Deployment) writer.applied.get(0);
         assertThat(patch.getSpec().getReplicas()).as("never replicas").isNull();
         assertThat(patch.getSpec().getSelector()).isNull();
-        assertThat(patch.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("poolbudget.io/sized", "true");
+        assertThat(patch.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("poolbudget.io/sized",
+                "true");
         assertThat(patch.getSpec().getTemplate().getMetadata().getAnnotations())
                 .containsExactly(Map.entry("pool-size.poolbudget.io/db", "4"));
         assertThat(writer.log).containsExactly("apply Deployment/web as poolbudget/db");
@@ -120,7 +122,8 @@ public class PolicyPassTest {
         var result = run(policy("db", "dryRun: true\n" + SPEC), view(web(null)), writer);
         assertThat(writer.applied).isEmpty();
         assertThat(result.targets().get(0).state()).isEqualTo(State.DryRun);
-        assertThat(result.targets().get(0).message()).isEqualTo("would apply: first size 4 (the pods hold the app's default 10) applies at once");
+        assertThat(result.targets().get(0).message())
+                .isEqualTo("would apply: first size 4 (the pods hold the app's default 10) applies at once");
     }
 
     @Test
@@ -134,10 +137,11 @@ public class PolicyPassTest {
         var result = run(policy("db", SPEC), view(web(null)), writer, other);
         assertThat(writer.applied).isEmpty();
         assertThat(result.targets().get(0).state()).isEqualTo(State.Conflict);
-        assertThat(result.targets().get(0).message()).isEqualTo("also claimed by PoolPolicy other, which writes the same "
-                + "variables (HIKARI_MAXIMUM_POOL_SIZE in container 'app', HIKARI_MINIMUM_IDLE in container 'app'): neither "
-                + "policy writes it until one lets it go. Two policies may size one workload when they write different "
-                + "variables: name others in spec.injection (maxPoolSizeEnv, minIdleEnv)");
+        assertThat(result.targets().get(0).message())
+                .isEqualTo("also claimed by PoolPolicy other, which writes the same "
+                        + "variables (HIKARI_MAXIMUM_POOL_SIZE in container 'app', HIKARI_MINIMUM_IDLE in container 'app'): neither "
+                        + "policy writes it until one lets it go. Two policies may size one workload when they write different "
+                        + "variables: name others in spec.injection (maxPoolSizeEnv, minIdleEnv)");
     }
 
     @Test
@@ -159,7 +163,8 @@ public class PolicyPassTest {
         var replicaPatch = (Deployment) writer.applied.get(1);
         // 2 replicas -> 4 peak pods; the replica's budget is 2 instances x (4 x 2) = 16 -> 4 per pod
         assertThat(replicaPatch.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
-                .extracting(e -> e.getName() + "=" + e.getValue()).containsExactly("REPLICA_POOL_SIZE=4", "REPLICA_MIN_IDLE=4");
+                .extracting(e -> e.getName() + "=" + e.getValue())
+                .containsExactly("REPLICA_POOL_SIZE=4", "REPLICA_MIN_IDLE=4");
         assertThat(replicaPatch.getSpec().getTemplate().getMetadata().getAnnotations())
                 .containsOnlyKeys("pool-size.poolbudget.io/replica");
     }
@@ -173,8 +178,9 @@ public class PolicyPassTest {
                 """);
         var result = run(policy("db", SPEC), view(web(null)), new RecordingWriter(), other);
         assertThat(result.targets().get(0).state()).isEqualTo(State.Conflict);
-        assertThat(result.targets().get(0).message()).startsWith("also claimed by PoolPolicy other, which writes the same "
-                + "variables (HIKARI_MINIMUM_IDLE in container 'app')");
+        assertThat(result.targets().get(0).message())
+                .startsWith("also claimed by PoolPolicy other, which writes the same "
+                        + "variables (HIKARI_MINIMUM_IDLE in container 'app')");
     }
 
     @Test
@@ -205,7 +211,8 @@ public class PolicyPassTest {
     @Test
     void aMissingWorkloadIsReportedAndTheOthersAreStillSized() {
         var writer = new RecordingWriter();
-        var result = run(policy("db", SPEC.replace("[{name: web}]", "[{name: web}, {name: ghost}]")), view(web(null)), writer);
+        var result = run(policy("db", SPEC.replace("[{name: web}]", "[{name: web}, {name: ghost}]")), view(web(null)),
+                writer);
         assertThat(result.targets()).extracting(TargetOutcome::state).containsExactly(State.Rolling, State.NotFound);
         assertThat(result.targets().get(1).message()).isEqualTo(
                 "Deployment/ghost does not exist in this namespace (named by spec.targets[1].name)");

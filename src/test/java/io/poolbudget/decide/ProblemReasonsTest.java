@@ -2,7 +2,6 @@ package io.poolbudget.decide;
 
 import io.poolbudget.status.Conditions;
 import io.poolbudget.status.StatusAggregator;
-import io.poolbudget.write.PolicyEvents;
 
 import static io.poolbudget.decide.PolicyPassTest.SPEC;
 import static io.poolbudget.decide.PolicyPassTest.policy;
@@ -43,7 +42,8 @@ class ProblemReasonsTest {
         var b = new PodBuilder().withNewMetadata().withName(name).withNamespace("ns")
                 .withLabels(Map.of("app", "web", Owner.SIZED_LABEL, "true")).endMetadata()
                 .withNewSpec().addNewContainer().withName("app").withEnv(new EnvVarBuilder()
-                        .withName("HIKARI_MAXIMUM_POOL_SIZE").withValue(Integer.toString(size)).build()).endContainer()
+                        .withName("HIKARI_MAXIMUM_POOL_SIZE").withValue(Integer.toString(size)).build())
+                .endContainer()
                 .endSpec();
         if (terminating) {
             b.editMetadata().withDeletionTimestamp("2026-01-01T10:00:30Z").endMetadata();
@@ -78,7 +78,8 @@ class ProblemReasonsTest {
         PoolPolicyStatus status = new StatusAggregator(Clock.fixed(NOW, ZoneOffset.UTC)).status(p, result);
         return status.getConditions().stream().filter(c -> Conditions.READY.equals(c.getType())
                 ? Conditions.FALSE.equals(c.getStatus())
-                : !Conditions.ROLLOUT_IN_PROGRESS.equals(c.getType()) && Conditions.TRUE.equals(c.getStatus())).toList();
+                : !Conditions.ROLLOUT_IN_PROGRESS.equals(c.getType()) && Conditions.TRUE.equals(c.getStatus()))
+                .toList();
     }
 
     static Stream<Arguments> everyReason() {
@@ -98,9 +99,12 @@ class ProblemReasonsTest {
                         "also claimed by PoolPolicy other"),
                 Arguments.of("TargetProblem", policy("db", SPEC.replace("{name: web}", "{name: gone}")),
                         view(web(null)), List.of(), "Deployment/gone (NotFound"),
-                Arguments.of("TargetProblem", policy("db", SPEC.replace("hikari-env}", "hikari-env, containers: [sidecar]}")),
-                        view(web(null)), List.of(), "Deployment/web (Invalid: spec.injection.containers names 'sidecar'"),
-                Arguments.of("TargetProblem", policy("db", SPEC), view(paused, pod("web-1", 4, false, false)), List.of(),
+                Arguments.of("TargetProblem",
+                        policy("db", SPEC.replace("hikari-env}", "hikari-env, containers: [sidecar]}")),
+                        view(web(null)), List.of(),
+                        "Deployment/web (Invalid: spec.injection.containers names 'sidecar'"),
+                Arguments.of("TargetProblem", policy("db", SPEC), view(paused, pod("web-1", 4, false, false)),
+                        List.of(),
                         "Deployment/web (Paused"),
                 Arguments.of("TargetProblem", policy("db", SPEC), view(sized(4, false), pod("web-1", 4, false, true)),
                         List.of(), "Deployment/web (Stalled: pool size 4 has not taken effect: its new pod web-1"),
@@ -115,7 +119,7 @@ class ProblemReasonsTest {
     @ParameterizedTest(name = "{0}: {4}")
     @MethodSource("everyReason")
     void everyProblemNamesTheObjectAtFault(String reason, PoolPolicy p, ClusterView view, List<PoolPolicy> others,
-                                           String names) {
+            String names) {
         var problems = problems(p, view, others.toArray(PoolPolicy[]::new));
         // the reason under test names its object; any other problem the same pass reports names its own
         assertThat(problems).as("problem conditions").anySatisfy(c -> {

@@ -62,7 +62,8 @@ class RolloutDeciderTest {
 
     @Test
     void aLongListOfBlockersIsCutShort() {
-        assertThat(RolloutDecider.list(List.of("a", "b", "c", "d", "e", "f", "g"))).isEqualTo("a, b, c, d, e and 2 more");
+        assertThat(RolloutDecider.list(List.of("a", "b", "c", "d", "e", "f", "g")))
+                .isEqualTo("a, b, c, d, e and 2 more");
         assertThat(RolloutDecider.list(List.of("a"))).isEqualTo("a");
     }
 
@@ -140,8 +141,9 @@ class RolloutDeciderTest {
         var d = RolloutDecider.decide(List.of(stalled("kc", 2, 1, 2, null)), NOW, WINDOW);
         assertThat(actions(d)).containsExactly(APPLY);
         assertThat(d.get(0).pendingSince()).as("no window").isNull();
-        assertThat(d.get(0).reason()).isEqualTo("raise 1 → 2 goes back toward the 2 its running pods hold, so it adds no "
-                + "connections, and only a write can end its stalled rollout: applies now");
+        assertThat(d.get(0).reason())
+                .isEqualTo("raise 1 → 2 goes back toward the 2 its running pods hold, so it adds no "
+                        + "connections, and only a write can end its stalled rollout: applies now");
         // two stalled targets do not wait for each other either
         assertThat(actions(RolloutDecider.decide(List.of(stalled("a", 2, 1, 2, null), stalled("b", 3, 1, 3, null)),
                 NOW, WINDOW))).containsExactly(APPLY, APPLY);
@@ -157,15 +159,18 @@ class RolloutDeciderTest {
                 NOW, WINDOW);
         assertThat(actions(shrinking)).containsExactly(HOLD_FOR_ROLLOUTS, APPLY);
         assertThat(shrinking.get(0).pendingSince()).isNull();
-        assertThat(shrinking.get(0).reason()).endsWith("it waits until these hold no more than planned: web (shrinking)");
+        assertThat(shrinking.get(0).reason())
+                .endsWith("it waits until these hold no more than planned: web (shrinking)");
         // written at 4 but its old pods still hold 6
         var rolling = RolloutDecider.decide(List.of(stalled("kc", 2, 1, 2, null),
                 new TargetState("web", 4, 4, false, null, 10, false, 6)), NOW, WINDOW);
         assertThat(actions(rolling)).containsExactly(HOLD_FOR_ROLLOUTS, NONE);
         assertThat(rolling.get(0).reason()).endsWith("web (rolling out)");
         // and for what holds more outside the policy's targets (a conflict)
-        assertThat(actions(RolloutDecider.decide(List.of(stalled("kc", 2, 1, 2, null)), List.of("Deployment/x (holds 9)"),
-                NOW, WINDOW))).containsExactly(HOLD_FOR_ROLLOUTS);
+        assertThat(
+                actions(RolloutDecider.decide(List.of(stalled("kc", 2, 1, 2, null)), List.of("Deployment/x (holds 9)"),
+                        NOW, WINDOW)))
+                .containsExactly(HOLD_FOR_ROLLOUTS);
     }
 
     @Test

@@ -27,8 +27,9 @@ class RolloutHealthTest {
     @Test
     void aCrashLoopingNewPodIsNamedWithItsContainer() {
         assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-b", true, 0, null), pod("web-a", false, 3,
-                "CrashLoopBackOff")), false)).isEqualTo("its new pod web-a does not start: container 'app' restarts without "
-                + "becoming Ready (CrashLoopBackOff)");
+                "CrashLoopBackOff")), false))
+                .isEqualTo("its new pod web-a does not start: container 'app' restarts without "
+                        + "becoming Ready (CrashLoopBackOff)");
         assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", false, 2, null)), false))
                 .as("running again between two back-offs").contains("restarts without becoming Ready");
         assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", false, 0, "CreateContainerConfigError")), false))
@@ -39,7 +40,8 @@ class RolloutHealthTest {
     void aPodThatIsStartingOrRestartedOnceIsNotAProblem() {
         assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", false, 0, "ContainerCreating"),
                 pod("web-b", false, 1, null), pod("web-c", true, 5, null), new PodBuilder().withNewMetadata()
-                        .withName("web-d").endMetadata().build()), false)).isNull();
+                        .withName("web-d").endMetadata().build()),
+                false)).isNull();
     }
 
     @Test
@@ -47,7 +49,8 @@ class RolloutHealthTest {
         // issue 41: after its first back-off the container runs again, not Ready, with 1 restart; the report must not
         // flicker to "rolling out" and back
         var again = List.of(pod("web-a", false, 1, null));
-        assertThat(RolloutHealth.stalled(web(4), again, false)).as("not yet reported: one restart is no stall").isNull();
+        assertThat(RolloutHealth.stalled(web(4), again, false)).as("not yet reported: one restart is no stall")
+                .isNull();
         assertThat(RolloutHealth.stalled(web(4), again, true)).isEqualTo("its new pod web-a does not start: container "
                 + "'app' restarts without becoming Ready (CrashLoopBackOff)");
         assertThat(RolloutHealth.stalled(web(4), List.of(pod("web-a", true, 1, null)), true)).as("Ready now").isNull();

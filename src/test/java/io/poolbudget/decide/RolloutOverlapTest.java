@@ -51,7 +51,8 @@ class RolloutOverlapTest {
                 pod("web-b2", "new", 6, false));
         assertThat(rollout.rolloutOverlap(webWorkload(rollout))).isEqualTo(new Overlap("new", 2));
 
-        var scaleDown = view(pod("web-a1", "new", 5, true), pod("web-a2", "new", 5, true), pod("web-a3", "new", 5, false));
+        var scaleDown = view(pod("web-a1", "new", 5, true), pod("web-a2", "new", 5, true),
+                pod("web-a3", "new", 5, false));
         assertThat(scaleDown.rolloutOverlap(webWorkload(scaleDown))).isEqualTo(new Overlap("new", 0));
         assertThat(scaleDown.terminatingNow(webWorkload(scaleDown))).isEqualTo(2);
 
@@ -88,8 +89,9 @@ class RolloutOverlapTest {
         int minute = 10;
         String previous = "b";
         for (String r : List.of("c", "d", "e")) {
-            p.setStatus(pass(p, view(pod("web-" + previous + "1", previous, minute, true), pod("web-" + r + "1", r, minute + 1,
-                    false), pod("web-" + previous + "2", previous, minute, false))));
+            p.setStatus(pass(p,
+                    view(pod("web-" + previous + "1", previous, minute, true), pod("web-" + r + "1", r, minute + 1,
+                            false), pod("web-" + previous + "2", previous, minute, false))));
             p.setStatus(pass(p, view(pod("web-" + r + "1", r, minute + 1, false), pod("web-" + r + "2", r, minute + 2,
                     false))));
             assertThat(p.getStatus().getTargets().get(0).getPeakPods()).as("after rollout " + r)

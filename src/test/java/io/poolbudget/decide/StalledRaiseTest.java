@@ -64,7 +64,8 @@ class StalledRaiseTest {
         if (crashLooping) {
             pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withContainerStatuses(
                     new ContainerStatusBuilder().withName("app").withReady(false).withRestartCount(3).withNewState()
-                            .withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState().build()).build());
+                            .withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState().build())
+                    .build());
         }
         return pod;
     }
@@ -114,7 +115,8 @@ class StalledRaiseTest {
                     + "cannot), set spec.targets[0].minPoolSize: 2 or give the database more budget. Its raise 1 → 3 waits "
                     + "for the stabilisation window until 2026-01-01T10:03:00Z");
         });
-        var status = new StatusAggregator(Clock.fixed(NOW, ZoneOffset.UTC)).status(policy("db", SPEC.formatted(16)), held);
+        var status = new StatusAggregator(Clock.fixed(NOW, ZoneOffset.UTC)).status(policy("db", SPEC.formatted(16)),
+                held);
         assertThat(status.getConditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement().satisfies(c -> {
             assertThat(c.getStatus()).isEqualTo("False");
             assertThat(c.getReason()).isEqualTo("TargetProblem");
@@ -135,8 +137,10 @@ class StalledRaiseTest {
         var result = run(8, writer, null); // 8 / 5 -> 1: the size it carries
         assertThat(writer.applied).isEmpty();
         assertThat(result.targets().get(0).state()).isEqualTo(State.Stalled);
-        assertThat(result.targets().get(0).message()).contains("set spec.targets[0].minPoolSize: 2 or give the database "
-                + "more budget").endsWith("; raises that wait for it keep waiting. Fix the workload (kubectl rollout "
-                + "status/undo deployment/kc) or the policy");
+        assertThat(result.targets().get(0).message())
+                .contains("set spec.targets[0].minPoolSize: 2 or give the database "
+                        + "more budget")
+                .endsWith("; raises that wait for it keep waiting. Fix the workload (kubectl rollout "
+                        + "status/undo deployment/kc) or the policy");
     }
 }

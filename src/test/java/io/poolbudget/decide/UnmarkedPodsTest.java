@@ -57,7 +57,8 @@ class UnmarkedPodsTest {
         return new PodBuilder().withNewMetadata().withName(name).withNamespace("ns")
                 .withLabels(Map.of("app", "web", Owner.SIZED_LABEL, "true", "pod-template-hash", "new"))
                 .withAnnotations(Map.of(OWNER.sizeAnnotation(), "4")).endMetadata()
-                .withNewSpec().addNewContainer().withName("app").withEnv(new EnvVar("HIKARI_MAXIMUM_POOL_SIZE", "4", null))
+                .withNewSpec().addNewContainer().withName("app")
+                .withEnv(new EnvVar("HIKARI_MAXIMUM_POOL_SIZE", "4", null))
                 .endContainer().endSpec().build();
     }
 
@@ -130,7 +131,8 @@ class UnmarkedPodsTest {
         var p = policy("db", "database: {budget: 16}\ninjection: {preset: hikari-env}\ntargets: [{name: web}]\n");
         var aggregator = new StatusAggregator(Clock.fixed(NOW, ZoneOffset.UTC));
         live(NOW, web(4, 1, null), sized("web-new-1"));
-        var view = new ClusterView(List.of(web(3, 1, null)), List.of(), List.of(), List.of(sized("web-new-1")), List.of(),
+        var view = new ClusterView(List.of(web(3, 1, null)), List.of(), List.of(), List.of(sized("web-new-1")),
+                List.of(),
                 memory, NOW);
         var result = Passes.run(p, view, List.of(p), new PolicyPassTest.RecordingWriter(), NOW, Duration.ZERO);
         assertThat(result.liveConnections()).isEqualTo(20 + 4);

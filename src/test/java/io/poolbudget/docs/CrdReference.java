@@ -29,15 +29,16 @@ public final class CrdReference {
         try (Stream<Path> list = Files.list(crds)) {
             files = list.filter(p -> p.toString().endsWith(".yml")).sorted().toList();
         }
-        StringBuilder out = new StringBuilder("""
-                # Custom resource reference
+        StringBuilder out = new StringBuilder(
+                """
+                        # Custom resource reference
 
-                <!-- Generated from crds/*.yml by CrdReferenceTest (hack/update-crds.sh writes it): do not edit. -->
+                        <!-- Generated from crds/*.yml by CrdReferenceTest (hack/update-crds.sh writes it): do not edit. -->
 
-                Every field of the operator's custom resources, as the API server checks them: type, whether it is
-                required, default, bounds and allowed values, what it means, and the rules (CEL) with the message the API
-                server answers when one is broken. `kubectl explain poolpolicy.spec --recursive` shows the same schema.
-                """);
+                        Every field of the operator's custom resources, as the API server checks them: type, whether it is
+                        required, default, bounds and allowed values, what it means, and the rules (CEL) with the message the API
+                        server answers when one is broken. `kubectl explain poolpolicy.spec --recursive` shows the same schema.
+                        """);
         for (Path file : files) {
             kind(out, YAML.readTree(file.toFile()));
         }
@@ -79,7 +80,7 @@ public final class CrdReference {
         }
         List<String> required = new ArrayList<>();
         node.path("required").forEach(r -> required.add(r.asText()));
-        for (Iterator<Map.Entry<String, JsonNode>> it = props.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = props.fields(); it.hasNext();) {
             var field = it.next();
             JsonNode f = field.getValue();
             String name = path + "." + field.getKey();

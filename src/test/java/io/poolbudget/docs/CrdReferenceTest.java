@@ -22,6 +22,7 @@ class CrdReferenceTest {
         }
         assertThat(rendered).contains("## PoolPolicy", "## DatabaseBudget", "`spec.targets[].minPoolSize`");
         assertThat(Files.exists(PAGE) ? Files.readString(PAGE) : "").as(PAGE + " is not what the CRDs give: run "
-                + "hack/update-crds.sh (or this test with -Dpoolbudget.update-docs=true) and commit it").isEqualTo(rendered);
+                + "hack/update-crds.sh (or this test with -Dpoolbudget.update-docs=true) and commit it")
+                .isEqualTo(rendered);
     }
 }

@@ -67,8 +67,8 @@ class AlertRulesIT {
     void everyAlertHasACaseWhereItFiresAndOneWhereItStaysQuiet() throws Exception {
         Set<String> fires = new TreeSet<>();
         Set<String> quiet = new TreeSet<>();
-        YAML.readTree(TESTS.toFile()).path("tests").forEach(group -> group.path("alert_rule_test").forEach(c ->
-                (c.path("exp_alerts").isEmpty() ? quiet : fires).add(c.path("alertname").asText())));
+        YAML.readTree(TESTS.toFile()).path("tests").forEach(group -> group.path("alert_rule_test")
+                .forEach(c -> (c.path("exp_alerts").isEmpty() ? quiet : fires).add(c.path("alertname").asText())));
         assertThat(alerts()).hasSizeGreaterThanOrEqualTo(7);
         assertThat(fires).as("alerts with a firing case").containsAll(alerts());
         assertThat(quiet).as("alerts with a quiet case").containsAll(alerts());

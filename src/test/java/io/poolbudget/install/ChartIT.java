@@ -27,8 +27,9 @@ class ChartIT {
     @Test
     void everyRenderValidatesAgainstKubernetes134(@TempDir Path dir) throws IOException {
         String[][] variants = {{}, {"watchNamespaces={team-a,team-b}"}, {"replicaCount=2"},
-            {"leaderElection.enabled=false", "rbac.create=false", "serviceAccount.create=false", "serviceAccount.name=x"},
-            {"grafanaDashboard.enabled=true", "dashboard.enabled=false"}};
+                {"leaderElection.enabled=false", "rbac.create=false", "serviceAccount.create=false",
+                        "serviceAccount.name=x"},
+                {"grafanaDashboard.enabled=true", "dashboard.enabled=false"}};
         for (String[] sets : variants) {
             var args = new java.util.ArrayList<>(List.of("template", "poolbudget", ChartTools.CHART.toString(),
                     "--namespace", "ops", "--include-crds"));
@@ -40,7 +41,8 @@ class ChartIT {
             Path file = dir.resolve("render.yaml");
             Files.writeString(file, render.output());
             var v = ChartTools.validate(file);
-            assertThat(v.exit()).as("kubernetes-validate of the render with " + List.of(sets) + ":\n" + v.output()).isZero();
+            assertThat(v.exit()).as("kubernetes-validate of the render with " + List.of(sets) + ":\n" + v.output())
+                    .isZero();
         }
     }
 
@@ -48,10 +50,12 @@ class ChartIT {
     void theOperatorPodMeetsTheRestrictedPodSecurityStandard() {
         var pod = deployment(ChartTools.render("ops")).path("spec").path("template").path("spec");
         assertThat(pod.path("securityContext").path("runAsNonRoot").asBoolean()).isTrue();
-        assertThat(pod.path("securityContext").path("seccompProfile").path("type").asText()).isEqualTo("RuntimeDefault");
+        assertThat(pod.path("securityContext").path("seccompProfile").path("type").asText())
+                .isEqualTo("RuntimeDefault");
         var container = pod.path("containers").get(0);
         var sc = container.path("securityContext");
-        assertThat(sc.path("allowPrivilegeEscalation").isBoolean() && !sc.path("allowPrivilegeEscalation").asBoolean()).isTrue();
+        assertThat(sc.path("allowPrivilegeEscalation").isBoolean() && !sc.path("allowPrivilegeEscalation").asBoolean())
+                .isTrue();
         assertThat(sc.path("readOnlyRootFilesystem").asBoolean()).isTrue();
         assertThat(sc.path("capabilities").path("drop").toString()).isEqualTo("[\"ALL\"]");
         assertThat(container.path("resources").path("limits").path("memory").asText()).isNotEmpty();
@@ -70,10 +74,13 @@ class ChartIT {
             }
         }
         var namespaced = ChartTools.render("ops", "watchNamespaces={team-a}");
-        assertThat(namespaced).extracting(d -> d.path("kind").asText()).doesNotContain("ClusterRole", "ClusterRoleBinding");
+        assertThat(namespaced).extracting(d -> d.path("kind").asText()).doesNotContain("ClusterRole",
+                "ClusterRoleBinding");
         assertThat(namespaced).filteredOn(d -> d.path("kind").asText().equals("Role"))
-                .extracting(d -> d.path("metadata").path("namespace").asText()).containsExactlyInAnyOrder("team-a", "ops");
-        var env = deployment(namespaced).path("spec").path("template").path("spec").path("containers").get(0).path("env");
+                .extracting(d -> d.path("metadata").path("namespace").asText())
+                .containsExactlyInAnyOrder("team-a", "ops");
+        var env = deployment(namespaced).path("spec").path("template").path("spec").path("containers").get(0)
+                .path("env");
         assertThat(env.toString()).contains("{\"name\":\"POOLBUDGET_WATCH_NAMESPACES\",\"value\":\"team-a\"}");
     }
 
@@ -146,7 +153,8 @@ class ChartIT {
         assertThat(ChartTools.render("ops", "rbac.aggregateToEditView=false"))
                 .noneMatch(d -> d.path("metadata").path("labels").toString().contains("aggregate-to-"));
 
-        var policy = docs.stream().filter(d -> d.path("kind").asText().equals("NetworkPolicy")).findFirst().orElseThrow();
+        var policy = docs.stream().filter(d -> d.path("kind").asText().equals("NetworkPolicy")).findFirst()
+                .orElseThrow();
         assertThat(policy.path("spec").path("policyTypes").toString()).isEqualTo("[\"Ingress\"]");
         assertThat(policy.path("spec").path("ingress").get(0).path("from").toString())
                 .isEqualTo("[{\"podSelector\":{}},{\"namespaceSelector\":{\"matchLabels\":"
@@ -157,12 +165,13 @@ class ChartIT {
 
     @Test
     void theDashboardsEventRulesComeAndGoWithIt() {
-        for (boolean on : new boolean[] {true, false}) {
+        for (boolean on : new boolean[]{true, false}) {
             var docs = ChartTools.render("ops", "dashboard.enabled=" + on);
             JsonNode events = docs.stream().filter(d -> d.path("kind").asText().equals("ClusterRole"))
                     .flatMap(d -> java.util.stream.StreamSupport.stream(d.path("rules").spliterator(), false))
                     .filter(r -> r.path("resources").toString().contains("\"events\"")).findFirst().orElseThrow();
-            assertThat(events.path("verbs").toString()).isEqualTo(on ? "[\"create\",\"list\",\"watch\"]" : "[\"create\"]");
+            assertThat(events.path("verbs").toString())
+                    .isEqualTo(on ? "[\"create\",\"list\",\"watch\"]" : "[\"create\"]");
             assertThat(deployment(docs).path("spec").path("template").toString())
                     .contains("{\"name\":\"POOLBUDGET_DASHBOARD_ENABLED\",\"value\":\"" + on + "\"}");
         }
@@ -170,11 +179,13 @@ class ChartIT {
 
     @Test
     void theGrafanaDashboardIsWellFormed() throws IOException {
-        var cm = ChartTools.render("ops", "grafanaDashboard.enabled=true", "grafanaDashboard.namespace=monitoring").stream()
+        var cm = ChartTools.render("ops", "grafanaDashboard.enabled=true", "grafanaDashboard.namespace=monitoring")
+                .stream()
                 .filter(d -> d.path("kind").asText().equals("ConfigMap")).findFirst().orElseThrow();
         assertThat(cm.path("metadata").path("namespace").asText()).isEqualTo("monitoring");
         assertThat(cm.path("metadata").path("labels").path("grafana_dashboard").asText()).isEqualTo("1");
-        JsonNode d = new com.fasterxml.jackson.databind.ObjectMapper().readTree(cm.path("data").path("poolbudget.json").asText());
+        JsonNode d = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(cm.path("data").path("poolbudget.json").asText());
         assertThat(d.path("uid").asText()).matches("[a-zA-Z0-9_-]{1,40}");
         assertThat(d.path("title").asText()).isNotBlank();
         assertThat(d.path("schemaVersion").isInt()).isTrue();
@@ -204,7 +215,8 @@ class ChartIT {
 
     @Test
     void everyAlertHasAnExpressionASeverityAndWordsForAPerson() {
-        var rule = ChartTools.render("ops", "prometheusRule.enabled=true", "prometheusRule.raisePendingSeconds=600").stream()
+        var rule = ChartTools.render("ops", "prometheusRule.enabled=true", "prometheusRule.raisePendingSeconds=600")
+                .stream()
                 .filter(d -> d.path("kind").asText().equals("PrometheusRule")).findFirst().orElseThrow();
         assertThat(rule.path("apiVersion").asText()).isEqualTo("monitoring.coreos.com/v1");
         var alerts = new java.util.ArrayList<String>();

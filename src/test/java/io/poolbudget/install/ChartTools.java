@@ -15,11 +15,9 @@ public final class ChartTools {
     public static final Path CHART = Path.of("charts/poolbudget");
     private static Path bin;
 
-    private ChartTools() {
-    }
+    private ChartTools() {}
 
-    public record Result(int exit, String output) {
-    }
+    public record Result(int exit, String output) {}
 
     public static synchronized Path bin() {
         if (bin == null) {
@@ -49,7 +47,8 @@ public final class ChartTools {
     }
 
     public static Result validate(Path file) {
-        return run(List.of(bin().resolve("kubernetes-validate").toString(), "-k", "1.34.0", "--strict", file.toString()));
+        return run(
+                List.of(bin().resolve("kubernetes-validate").toString(), "-k", "1.34.0", "--strict", file.toString()));
     }
 
     /** `helm template` of the chart with these --set values, as parsed documents; fails on a render error. */
@@ -88,7 +87,8 @@ public final class ChartTools {
 
     public static Result run(List<String> cmd, Path dir) {
         try {
-            var p = new ProcessBuilder(cmd).directory(dir == null ? null : dir.toFile()).redirectErrorStream(true).start();
+            var p = new ProcessBuilder(cmd).directory(dir == null ? null : dir.toFile()).redirectErrorStream(true)
+                    .start();
             var out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(30, TimeUnit.MINUTES)) {
                 p.destroyForcibly();

@@ -77,8 +77,8 @@ class AdmissionPolicyIT {
     void onlyWhoMayPatchTheTargetsMayMakeThePolicyWriteThem() {
         try (var tenant = Tenant.client(admin, ns)) {
             // a freshly created policy takes a moment to be enforced: wait for the first refusal
-            Awaitility.await("the admission policy enforced").atMost(30, TimeUnit.SECONDS).until(() ->
-                    refused(tenant, policy("writes", "")) != null);
+            Awaitility.await("the admission policy enforced").atMost(30, TimeUnit.SECONDS)
+                    .until(() -> refused(tenant, policy("writes", "")) != null);
             var e = refused(tenant, policy("writes", ""));
             System.out.println("AdmissionPolicyIT: " + e.getStatus().getMessage());
             assertThat(e.getCode()).isEqualTo(403);
@@ -97,10 +97,11 @@ class AdmissionPolicyIT {
             })).getCode()).as("turning the dry run off makes it write: refused too").isEqualTo(403);
 
             Tenant.grantPatch(admin, ns, "deployments");
-            Awaitility.await("the new right seen").atMost(30, TimeUnit.SECONDS).ignoreExceptions().until(() ->
-                    tenant.resource(policy("writes", "")).inNamespace(ns).create() != null);
+            Awaitility.await("the new right seen").atMost(30, TimeUnit.SECONDS).ignoreExceptions()
+                    .until(() -> tenant.resource(policy("writes", "")).inNamespace(ns).create() != null);
             assertThat(refused(tenant, policy("both", "StatefulSet")).getStatus().getMessage())
-                    .as("a StatefulSet target needs patch on StatefulSets too").contains("may not patch apps/statefulsets");
+                    .as("a StatefulSet target needs patch on StatefulSets too")
+                    .contains("may not patch apps/statefulsets");
         }
     }
 }

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ClusterCondition.class)
 class CalibrateE2E {
-    private static final String JDBC = System.getProperty("poolbudget.e2e.jdbc", "jdbc:postgresql://10.88.0.1:5434/app");
+    private static final String JDBC = System.getProperty("poolbudget.e2e.jdbc",
+            "jdbc:postgresql://10.88.0.1:5434/app");
     private static final Pattern HOST_PORT = Pattern.compile("//([^:/]+):(\\d+)/(\\w+)");
     private static final int[] LEVELS = {1, 2, 4, 8, 16, 32};
 
@@ -33,7 +34,7 @@ class CalibrateE2E {
     private static Run calibrate(Path plot) {
         var out = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
-        int exit = CalibrateCommand.run(new String[] {"--i-understand-this-loads-the-database", "--jdbc-url", JDBC,
+        int exit = CalibrateCommand.run(new String[]{"--i-understand-this-loads-the-database", "--jdbc-url", JDBC,
                 "--username", "app", "--levels", "1,2,4,8,16,32", "--repeats", "3", "--seconds", "3", "--cores", "2",
                 "--plot", plot.toString(), "-f", "examples/poolpolicy.yaml", "-f", "examples/workloads.yaml"},
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
@@ -58,7 +59,8 @@ class CalibrateE2E {
         }
         for (Run run : runs) {
             assertThat(run.exit()).as("0 when the example fleet fits the knee, 3 when it would not").isIn(0, 3);
-            assertThat(run.printed()).contains("database: {budget: " + run.knee() + "}", "fitted (Universal Scalability Law",
+            assertThat(run.printed()).contains("database: {budget: " + run.knee() + "}",
+                    "fitted (Universal Scalability Law",
                     "uncertainty:", "open-load check at " + run.knee() + " connections", "PoolPolicy orders-db");
             assertThat(run.printed().contains("would be OVERSUBSCRIBED")).isEqualTo(run.exit() == 3);
         }
@@ -73,8 +75,10 @@ class CalibrateE2E {
         List<Knee.Point> pgbench = pgbenchSweep();
         Knee.Point best = Knee.best(pgbench);
         Knee.Point atCalibrated = pgbench.stream().filter(p -> p.connections() == calibrated).findFirst().orElseThrow();
-        System.out.printf("E2E calibrate: pgbench knee %d connections; at calibrate's knee %d pgbench reaches %.0f of its "
-                + "best %.0f TPS (at %d)%n", Knee.of(pgbench, 0.05).connections(), calibrated, atCalibrated.tps(),
+        System.out.printf(
+                "E2E calibrate: pgbench knee %d connections; at calibrate's knee %d pgbench reaches %.0f of its "
+                        + "best %.0f TPS (at %d)%n",
+                Knee.of(pgbench, 0.05).connections(), calibrated, atCalibrated.tps(),
                 best.tps(), best.connections());
         // 4-second levels on two cores shared by client and server vary by ±20 %: consistent means the same level or
         // the next one (a first CI run found 4 where pgbench found 2, with 2 and 4 within 20 % in both sweeps)
@@ -82,7 +86,8 @@ class CalibrateE2E {
         int apart = Math.abs(index(calibrated) - index(pgbenchKnee));
         assertThat(apart).as("levels between calibrate's knee (%d) and pgbench's (%d)", calibrated, pgbenchKnee)
                 .isLessThanOrEqualTo(1);
-        assertThat(atCalibrated.tps()).as("pgbench's throughput at calibrate's knee").isGreaterThanOrEqualTo(0.7 * best.tps());
+        assertThat(atCalibrated.tps()).as("pgbench's throughput at calibrate's knee")
+                .isGreaterThanOrEqualTo(0.7 * best.tps());
     }
 
     private static int index(int connections) {

@@ -33,8 +33,11 @@ public final class ClusterFixture {
                 }
                 client.resource(crd).forceConflicts().serverSideApply();
                 client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                        .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
-                                .anyMatch(k -> "Established".equals(k.getType()) && "True".equals(k.getStatus())),
+                        .waitUntilCondition(
+                                c -> c.getStatus() != null && c.getStatus().getConditions() != null
+                                        && c.getStatus().getConditions().stream()
+                                                .anyMatch(k -> "Established".equals(k.getType())
+                                                        && "True".equals(k.getStatus())),
                                 30, TimeUnit.SECONDS);
             }
         } catch (IOException e) {

@@ -3,9 +3,7 @@ package io.poolbudget.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,7 +56,8 @@ class CommandLineIT {
             if (!ended) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
-            return new Run(ended, ended ? process.exitValue() : -1, Files.readString(dir.resolve("out")), requests.get());
+            return new Run(ended, ended ? process.exitValue() : -1, Files.readString(dir.resolve("out")),
+                    requests.get());
         } finally {
             server.stop(0);
             try (var files = Files.walk(dir)) {

@@ -41,7 +41,7 @@ final class ConnectionSampler implements AutoCloseable {
         config.setJdbcUrl(jdbcUrl);
         config.setUsername("app");
         config.setPassword("app");
-        config.setMaximumPoolSize(1);           // the sampler's own, single connection
+        config.setMaximumPoolSize(1); // the sampler's own, single connection
         config.setPoolName("poolbudget-sampler");
         config.addDataSourceProperty("ApplicationName", "poolbudget-sampler");
         this.db = new HikariDataSource(config);
@@ -67,7 +67,9 @@ final class ConnectionSampler implements AutoCloseable {
                 }
             }
         } catch (SQLException e) {
-            synchronized (this) { failures++; }
+            synchronized (this) {
+                failures++;
+            }
             return;
         }
         int total = byApp.values().stream().mapToInt(Integer::intValue).sum();
@@ -82,16 +84,24 @@ final class ConnectionSampler implements AutoCloseable {
         }
     }
 
-    synchronized int now() { return last; }
+    synchronized int now() {
+        return last;
+    }
 
-    synchronized int peak() { return peak; }
+    synchronized int peak() {
+        return peak;
+    }
 
-    synchronized int samples() { return samples; }
+    synchronized int samples() {
+        return samples;
+    }
 
     /** One line for the test log: the peak against the budget, when, and of what. */
     synchronized String report(String scenario, long budget) {
-        return String.format("E2E %-40s peak %3d of budget %3d connections (PostgreSQL's count; %d samples every %d ms, "
-                + "%d failed reads) at %s: %s", scenario, peak, budget, samples, PERIOD.toMillis(), failures, peakAt,
+        return String.format(
+                "E2E %-40s peak %3d of budget %3d connections (PostgreSQL's count; %d samples every %d ms, "
+                        + "%d failed reads) at %s: %s",
+                scenario, peak, budget, samples, PERIOD.toMillis(), failures, peakAt,
                 peakBreakdown);
     }
 

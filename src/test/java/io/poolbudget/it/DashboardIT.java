@@ -132,7 +132,8 @@ class DashboardIT extends OperatorTestBase {
         @SuppressWarnings("unchecked")
         List<String> loaded = (List<String>) browser.executeScript(
                 "return performance.getEntriesByType('resource').map(e => e.name)");
-        assertThat(loaded).isNotEmpty().allMatch(u -> u.startsWith("http://localhost:" + operator.port() + "/dashboard/"));
+        assertThat(loaded).isNotEmpty()
+                .allMatch(u -> u.startsWith("http://localhost:" + operator.port() + "/dashboard/"));
     }
 
     @Test
@@ -140,13 +141,16 @@ class DashboardIT extends OperatorTestBase {
         var http = HttpClient.newHttpClient();
         var base = "http://localhost:" + operator.port() + "/dashboard/";
         for (String path : List.of("", "api/policies")) {
-            var post = http.send(HttpRequest.newBuilder(URI.create(base + path)).POST(HttpRequest.BodyPublishers.ofString("{}"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            var post = http.send(
+                    HttpRequest.newBuilder(URI.create(base + path)).POST(HttpRequest.BodyPublishers.ofString("{}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(post.statusCode()).as("POST " + path).isEqualTo(405);
-            var get = http.send(HttpRequest.newBuilder(URI.create(base + path)).build(), HttpResponse.BodyHandlers.ofString());
+            var get = http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(get.statusCode()).isEqualTo(200);
-            assertThat(get.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(csp ->
-                    assertThat(csp).contains("default-src 'none'", "script-src 'self'", "frame-ancestors 'none'"));
+            assertThat(get.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(csp -> assertThat(csp)
+                    .contains("default-src 'none'", "script-src 'self'", "frame-ancestors 'none'"));
         }
     }
 
@@ -156,8 +160,8 @@ class DashboardIT extends OperatorTestBase {
      */
     private void awaitShows(String policy) {
         Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
-                .ignoreException(org.openqa.selenium.StaleElementReferenceException.class).untilAsserted(() ->
-                assertShows(client.resources(PoolPolicy.class).inNamespace(ns).withName(policy).get()));
+                .ignoreException(org.openqa.selenium.StaleElementReferenceException.class).untilAsserted(
+                        () -> assertShows(client.resources(PoolPolicy.class).inNamespace(ns).withName(policy).get()));
     }
 
     private void assertShows(PoolPolicy p) {
@@ -180,7 +184,8 @@ class DashboardIT extends OperatorTestBase {
     }
 
     private String cell(String policy, String target, String field) {
-        return policyCard(policy).findElement(By.cssSelector("tr[data-target='" + target + "'] [data-field=" + field + "]"))
+        return policyCard(policy)
+                .findElement(By.cssSelector("tr[data-target='" + target + "'] [data-field=" + field + "]"))
                 .getText();
     }
 

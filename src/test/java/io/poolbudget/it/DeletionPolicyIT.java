@@ -31,7 +31,8 @@ class DeletionPolicyIT extends OperatorTestBase {
         awaitPolicy("db", targetState("web", "Applied", 4));
         awaitRolledOut("web");
         client.resources(PoolPolicy.class).inNamespace(ns).withName("db").delete();
-        client.resources(PoolPolicy.class).inNamespace(ns).withName("db").waitUntilCondition(p -> p == null, 60, TimeUnit.SECONDS);
+        client.resources(PoolPolicy.class).inNamespace(ns).withName("db").waitUntilCondition(p -> p == null, 60,
+                TimeUnit.SECONDS);
     }
 
     @Test
@@ -48,8 +49,10 @@ class DeletionPolicyIT extends OperatorTestBase {
         var template = deployment("web").getSpec().getTemplate();
         assertThat(templateEnv("web", MAX)).isNull();
         assertThat(templateEnv("web", MIN)).isNull();
-        assertThat(templateEnv("web", "DATABASE_URL")).as("the user's own variable stays").isEqualTo("jdbc:postgresql://db/app");
-        assertThat(template.getMetadata().getLabels()).doesNotContainKey("poolbudget.io/sized").containsEntry("app", "web");
+        assertThat(templateEnv("web", "DATABASE_URL")).as("the user's own variable stays")
+                .isEqualTo("jdbc:postgresql://db/app");
+        assertThat(template.getMetadata().getLabels()).doesNotContainKey("poolbudget.io/sized").containsEntry("app",
+                "web");
         assertThat(template.getMetadata().getAnnotations()).doesNotContainKey("pool-size.poolbudget.io/db");
         assertThat(deployment("web").getSpec().getReplicas()).isEqualTo(2);
     }

@@ -53,12 +53,14 @@ final class GracefulShutdown {
             public void onClose(WatcherException cause) {}
         });
         // a missed watch event must not leave a pod (and its namespace) stuck
-        timer.scheduleWithFixedDelay(() -> pods.list().getItems().forEach(p -> release(client, p)), 3, 3, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(() -> pods.list().getItems().forEach(p -> release(client, p)), 3, 3,
+                TimeUnit.SECONDS);
     }
 
     private static void release(KubernetesClient client, Pod pod) {
         var meta = pod.getMetadata();
-        if (meta.getDeletionTimestamp() == null || meta.getFinalizers() == null || !meta.getFinalizers().contains(FINALIZER)) {
+        if (meta.getDeletionTimestamp() == null || meta.getFinalizers() == null
+                || !meta.getFinalizers().contains(FINALIZER)) {
             return;
         }
         timer.schedule(() -> {

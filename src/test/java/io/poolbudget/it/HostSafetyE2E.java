@@ -21,7 +21,8 @@ class HostSafetyE2E {
     @Test
     void theRealNodeRefusesToStartBesideAnotherRuntime() throws Exception {
         Path dir = Files.createTempDirectory("poolbudget-foreign");
-        Path fake = Files.copy(Path.of("/usr/bin/sleep"), dir.resolve("containerd"), StandardCopyOption.COPY_ATTRIBUTES);
+        Path fake = Files.copy(Path.of("/usr/bin/sleep"), dir.resolve("containerd"),
+                StandardCopyOption.COPY_ATTRIBUTES);
         Process other = new ProcessBuilder(fake.toString(), "120").start();
         try {
             var refused = ChartTools.run(List.of("hack/cluster/node.sh", "check"));

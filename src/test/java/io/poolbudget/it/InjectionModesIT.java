@@ -104,7 +104,8 @@ class InjectionModesIT extends OperatorTestBase {
         assertThat(livePods("web")).hasSize(3).allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0).getEnv())
                 .anySatisfy(e -> {
                     assertThat(e.getName()).isEqualTo(MAX);
-                    assertThat(e.getValueFrom().getConfigMapKeyRef().getName()).isEqualTo("poolbudget-db-deployment-web");
+                    assertThat(e.getValueFrom().getConfigMapKeyRef().getName())
+                            .isEqualTo("poolbudget-db-deployment-web");
                 }));
         long generation = deployment("web").getMetadata().getGeneration();
 

@@ -1,7 +1,5 @@
 package io.poolbudget.it;
 
-import io.poolbudget.cache.WorkloadInterest;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
@@ -120,7 +118,7 @@ class InstallE2E extends OperatorTestBase {
         if (apps != null) {
             apps.close();
         }
-        if (shared != null) {   // while an operator still runs to take back what Remove policies set
+        if (shared != null) { // while an operator still runs to take back what Remove policies set
             client.namespaces().withName(shared).delete();
             client.namespaces().withName(shared).waitUntilCondition(n -> n == null, 120, TimeUnit.SECONDS);
         }
@@ -144,7 +142,8 @@ class InstallE2E extends OperatorTestBase {
             assertThat(Installation.ready(p)).isTrue();
             assertThat(p.getSpec().getServiceAccountName()).isEqualTo("poolbudget");
         });
-        assertThat(client.rbac().clusterRoles().withName("poolbudget").get()).as("namespaced mode: no cluster role").isNull();
+        assertThat(client.rbac().clusterRoles().withName("poolbudget").get()).as("namespaced mode: no cluster role")
+                .isNull();
         assertThat(client.rbac().roles().inNamespace(ns).withName("poolbudget").get()).isNotNull();
         create(RealApps.app(ns, "api", 2, Map.of(), 2));
         var web = deployment("web", 2, Map.of());
@@ -180,8 +179,10 @@ class InstallE2E extends OperatorTestBase {
                 """;
         try (var tenant = Tenant.client(client, ns)) {
             var load = (java.util.function.Supplier<io.poolbudget.api.v1alpha1.PoolPolicy>) () -> tenant.resources(
-                    io.poolbudget.api.v1alpha1.PoolPolicy.class).load(new java.io.ByteArrayInputStream(
-                    policy.getBytes(java.nio.charset.StandardCharsets.UTF_8))).item();
+                    io.poolbudget.api.v1alpha1.PoolPolicy.class).load(
+                            new java.io.ByteArrayInputStream(
+                                    policy.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .item();
             var refused = org.assertj.core.api.Assertions.catchThrowableOfType(
                     io.fabric8.kubernetes.client.KubernetesClientException.class,
                     () -> tenant.resource(load.get()).inNamespace(ns).create());
@@ -196,12 +197,14 @@ class InstallE2E extends OperatorTestBase {
             // deleted only once the operator has taken it up: deleted at once, the operator's first (server-side
             // apply) write would try to create it again, which it may not, and the RBAC audit would count that
             Awaitility.await("the operator reports on the tenant's policy").atMost(60, TimeUnit.SECONDS).until(() -> {
-                var p = client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("tenant-db").get();
+                var p = client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns)
+                        .withName("tenant-db").get();
                 return p != null && p.getStatus() != null && p.getStatus().getConditions() != null
                         && !p.getStatus().getConditions().isEmpty();
             });
         } finally {
-            client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("tenant-db").delete();
+            client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("tenant-db")
+                    .delete();
         }
     }
 
@@ -210,7 +213,8 @@ class InstallE2E extends OperatorTestBase {
     void theStandbyTakesOverWithin15sOfTheLeadersPodBeingKilled() {
         helm("upgrade", "replicaCount=2");
         Awaitility.await("two operator pods Ready, one holding the lease").atMost(120, TimeUnit.SECONDS)
-                .until(() -> install.pods().stream().filter(Installation::ready).count() == 2 && install.leader() != null);
+                .until(() -> install.pods().stream().filter(Installation::ready).count() == 2
+                        && install.leader() != null);
         String leader = install.leader();
         apps = new RealApps(client, ns);
         try (var sampler = ConnectionSampler.start(Set.of(RealApps.appName(ns, "api")))) {
@@ -260,30 +264,32 @@ class InstallE2E extends OperatorTestBase {
         Awaitility.await("the operator of operator/ Ready").atMost(120, TimeUnit.SECONDS)
                 .until(() -> install.pods().stream().anyMatch(Installation::ready));
         reinstalled = Instant.now();
-        applyPolicy(POLICY.formatted(4));   // budget 8, 5 peak pods -> 1 per pod (a shrink: no window)
+        applyPolicy(POLICY.formatted(4)); // budget 8, 5 peak pods -> 1 per pod (a shrink: no window)
         awaitSized("api", 1);
         // The cluster-wide install reads DatabaseBudgets: a second policy sizes web's other variable from one,
         // and the budget's status shows its share. 4 × 2 = 8 for web's 4 peak pods -> 2 (below the default: at once).
         client.resource(client.resources(io.poolbudget.api.v1alpha1.DatabaseBudget.class).load(
-                new java.io.ByteArrayInputStream(SHARED_BUDGET.formatted(ns).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                new java.io.ByteArrayInputStream(
+                        SHARED_BUDGET.formatted(ns).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
                 .item()).serverSideApply();
         applyPolicy(SHARED_POLICY);
         awaitPolicy("replica-db", targetState("web", "Applied", 2));
         assertThat(templateEnv("web", "REPLICA_POOL_SIZE")).isEqualTo("2");
-        client.resources(io.poolbudget.api.v1alpha1.DatabaseBudget.class).withName("install-e2e").waitUntilCondition(b ->
-                b.getStatus() != null && b.getStatus().getPolicies().size() == 1
-                        && Long.valueOf(8).equals(b.getStatus().getPolicies().get(0).getAllocated()), 60, TimeUnit.SECONDS);
+        client.resources(io.poolbudget.api.v1alpha1.DatabaseBudget.class).withName("install-e2e")
+                .waitUntilCondition(b -> b.getStatus() != null && b.getStatus().getPolicies().size() == 1
+                        && Long.valueOf(8).equals(b.getStatus().getPolicies().get(0).getAllocated()), 60,
+                        TimeUnit.SECONDS);
         // A workload no policy read when it appeared is cached as a skeleton (WorkloadInterest); the policy that
         // starts to read it has it read whole, with the verbs the operator holds (the audit below counts the rest).
         create(deployment("late", 1, Map.of()));
         applyPolicy(LATE_POLICY);
         awaitPolicy("late-db", p -> p.getStatus() != null && p.getStatus().getTargets() != null
                 && p.getStatus().getTargets().stream().anyMatch(t -> "late".equals(t.getName())
-                && "Applied".equals(t.getState())));
+                        && "Applied".equals(t.getState())));
         assertThat(templateEnv("late", MAX)).as("late's size written").isNotNull();
         // Remove takes back the ConfigMap and the variables: the last of what the operator may call.
-        Awaitility.await("fake-db's ConfigMap for web").atMost(60, TimeUnit.SECONDS).until(() ->
-                client.configMaps().inNamespace(ns).withName("poolbudget-fake-db-deployment-web").get() != null);
+        Awaitility.await("fake-db's ConfigMap for web").atMost(60, TimeUnit.SECONDS).until(
+                () -> client.configMaps().inNamespace(ns).withName("poolbudget-fake-db-deployment-web").get() != null);
         client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("fake-db").delete();
         client.resources(io.poolbudget.api.v1alpha1.PoolPolicy.class).inNamespace(ns).withName("fake-db")
                 .waitUntilCondition(p -> p == null, 90, TimeUnit.SECONDS);
@@ -304,8 +310,9 @@ class InstallE2E extends OperatorTestBase {
         awaitPolicy("api-db", targetState(name, "Applied", size));
         awaitRolledOut(name);
         var reader = apps != null ? apps : new RealApps(client, ns);
-        Awaitility.await(name + "'s pods running pool size " + size).atMost(60, TimeUnit.SECONDS).untilAsserted(() ->
-                assertThat(livePods(name)).isNotEmpty().allSatisfy(p -> assertThat(reader.poolSize(p)).isEqualTo(size)));
+        Awaitility.await(name + "'s pods running pool size " + size).atMost(60, TimeUnit.SECONDS)
+                .untilAsserted(() -> assertThat(livePods(name)).isNotEmpty()
+                        .allSatisfy(p -> assertThat(reader.poolSize(p)).isEqualTo(size)));
         if (reader != apps) {
             reader.close();
         }

@@ -26,7 +26,8 @@ final class Installation {
     /** The namespace, enforcing the restricted Pod Security Standard: a pod that breaks it is refused. */
     void createNamespace() {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
-                .addToLabels("pod-security.kubernetes.io/enforce", "restricted").endMetadata().build()).serverSideApply();
+                .addToLabels("pod-security.kubernetes.io/enforce", "restricted").endMetadata().build())
+                .serverSideApply();
     }
 
     void helm(String... args) {
@@ -34,12 +35,14 @@ final class Installation {
         all.addAll(List.of("--kubeconfig", kubeconfig.toString()));
         var r = ChartTools.helm(all.toArray(String[]::new));
         if (r.exit() != 0) {
-            throw new AssertionError("helm " + String.join(" ", args) + " failed:\n" + r.output() + "\noperator log:\n" + log());
+            throw new AssertionError(
+                    "helm " + String.join(" ", args) + " failed:\n" + r.output() + "\noperator log:\n" + log());
         }
     }
 
     void kubectl(String... args) {
-        var cmd = new ArrayList<>(List.of(clusterBin().resolve("kubectl").toString(), "--kubeconfig", kubeconfig.toString()));
+        var cmd = new ArrayList<>(
+                List.of(clusterBin().resolve("kubectl").toString(), "--kubeconfig", kubeconfig.toString()));
         cmd.addAll(List.of(args));
         var r = ChartTools.run(cmd);
         if (r.exit() != 0) {
@@ -67,10 +70,12 @@ final class Installation {
         var sb = new StringBuilder();
         for (Pod p : pods()) {
             try {
-                String log = client.pods().inNamespace(NAMESPACE).withName(p.getMetadata().getName()).tailingLines(60).getLog();
+                String log = client.pods().inNamespace(NAMESPACE).withName(p.getMetadata().getName()).tailingLines(60)
+                        .getLog();
                 sb.append("--- ").append(p.getMetadata().getName()).append('\n').append(log);
             } catch (RuntimeException e) {
-                sb.append("--- ").append(p.getMetadata().getName()).append(": no log (").append(e.getMessage()).append(")\n");
+                sb.append("--- ").append(p.getMetadata().getName()).append(": no log (").append(e.getMessage())
+                        .append(")\n");
             }
         }
         return sb.toString();

@@ -56,8 +56,8 @@ class LauncherE2E {
             var badPod = launcher(viaPod, "plan", "-f", bad.toString());
             java.nio.file.Files.delete(bad);
             assertThat(badPod.exit()).as(badPod.output()).isNotZero();
-            org.awaitility.Awaitility.await("the throwaway pod removed").atMost(60, TimeUnit.SECONDS).until(() ->
-                    cluster.client().pods().inNamespace(ns).list().getItems().isEmpty());
+            org.awaitility.Awaitility.await("the throwaway pod removed").atMost(60, TimeUnit.SECONDS)
+                    .until(() -> cluster.client().pods().inNamespace(ns).list().getItems().isEmpty());
         } finally {
             ClusterFixture.deleteNamespaces(cluster.client(), List.of(ns));
         }

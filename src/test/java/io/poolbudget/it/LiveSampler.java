@@ -31,10 +31,11 @@ final class LiveSampler implements Watcher<Pod>, AutoCloseable {
         var sampler = new LiveSampler(variable, appDefault);
         synchronized (sampler) {
             sampler.watch = client.pods().inNamespace(namespace).watch(sampler);
-            client.pods().inNamespace(namespace).list().getItems().forEach(p -> sampler.sizes.put(p.getMetadata().getName(),
-                    sampler.size(p)));
+            client.pods().inNamespace(namespace).list().getItems()
+                    .forEach(p -> sampler.sizes.put(p.getMetadata().getName(),
+                            sampler.size(p)));
             sampler.peak = sampler.total();
-            sampler.timeline.add(new long[] {System.nanoTime(), sampler.peak});
+            sampler.timeline.add(new long[]{System.nanoTime(), sampler.peak});
         }
         return sampler;
     }
@@ -48,7 +49,7 @@ final class LiveSampler implements Watcher<Pod>, AutoCloseable {
             sizes.put(pod.getMetadata().getName(), size(pod));
         }
         peak = Math.max(peak, total());
-        timeline.add(new long[] {System.nanoTime(), total()});
+        timeline.add(new long[]{System.nanoTime(), total()});
     }
 
     /** The sum at each pod event: {System.nanoTime() when seen, connections}. */
@@ -82,11 +83,17 @@ final class LiveSampler implements Watcher<Pod>, AutoCloseable {
         return at;
     }
 
-    synchronized int peak() { return peak; }
+    synchronized int peak() {
+        return peak;
+    }
 
-    synchronized int events() { return events; }
+    synchronized int events() {
+        return events;
+    }
 
-    synchronized int now() { return total(); }
+    synchronized int now() {
+        return total();
+    }
 
     private int total() {
         return sizes.values().stream().mapToInt(Integer::intValue).sum();

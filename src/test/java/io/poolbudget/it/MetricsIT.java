@@ -50,7 +50,8 @@ class MetricsIT extends OperatorTestBase {
         applyPolicy(POLICY);
         PoolPolicy settled = awaitPolicy("db", MetricsIT::allApplied);
         awaitMetricsMatch(settled);
-        assertThat(Scrape.of(operator.port()).value("poolbudget_writes_total", Map.of("namespace", ns, "outcome", "applied")))
+        assertThat(Scrape.of(operator.port()).value("poolbudget_writes_total",
+                Map.of("namespace", ns, "outcome", "applied")))
                 .isGreaterThanOrEqualTo(2.0);
 
         client.apps().deployments().inNamespace(ns).withName("web").scale(5);
@@ -59,8 +60,9 @@ class MetricsIT extends OperatorTestBase {
         awaitMetricsMatch(scaled);
 
         client.resources(PoolPolicy.class).inNamespace(ns).withName("db").delete();
-        Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                assertThat(Scrape.of(operator.port()).withLabel("namespace", ns)).as("series of the deleted policy").isEmpty());
+        Awaitility.await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(Scrape.of(operator.port()).withLabel("namespace", ns))
+                        .as("series of the deleted policy").isEmpty());
     }
 
     @Test

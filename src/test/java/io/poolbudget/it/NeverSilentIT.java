@@ -63,12 +63,14 @@ class NeverSilentIT extends OperatorTestBase {
             System.out.printf("NeverSilentIT first size: %d pod events, peak %d of 200 connections%n", sampler.events(),
                     sampler.peak());
             assertThat(sampler.events()).as("pod events sampled").isGreaterThan(20);
-            assertThat(sampler.peak()).as("most connections the pods held at one sampled moment").isLessThanOrEqualTo(200);
+            assertThat(sampler.peak()).as("most connections the pods held at one sampled moment")
+                    .isLessThanOrEqualTo(200);
             // once d's old pods (at HikariCP's 10) have shut down: while they do, they are counted (issue 41)
             awaitPolicy("db", p -> p.getStatus().getLiveConnections() == 3L * 12 + 6 * 11);
         }
-        awaitEvents(all -> assertThat(events("PoolSizeApplied")).extracting(Event::getMessage).anySatisfy(m -> assertThat(m)
-                .startsWith("Deployment/d: pool size 11 (first size 11 (the pods hold the app's default 10)")));
+        awaitEvents(
+                all -> assertThat(events("PoolSizeApplied")).extracting(Event::getMessage).anySatisfy(m -> assertThat(m)
+                        .startsWith("Deployment/d: pool size 11 (first size 11 (the pods hold the app's default 10)")));
     }
 
     @Test
@@ -83,9 +85,11 @@ class NeverSilentIT extends OperatorTestBase {
         assertThat(over.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement()
                 .satisfies(c -> assertThat(c.getReason()).isEqualTo("LiveOverBudget"));
         // the series follow the status of each pass; the status seen may be the one announced before its writes
-        org.awaitility.Awaitility.await("the policy's series").atMost(java.time.Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:"
-                        + operator.port() + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body())
+        org.awaitility.Awaitility.await("the policy's series").atMost(java.time.Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(HttpClient.newHttpClient()
+                        .send(HttpRequest.newBuilder(URI.create("http://localhost:"
+                                + operator.port() + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString())
+                        .body())
                         .contains("poolbudget_live_connections{database=\"\",namespace=\"" + ns + "\",policy=\"db\"}"));
 
         // 4, or 3 when KWOK's instant readiness let two old pods be seen terminating at once (2 + 1 + 2 peak pods)
@@ -112,7 +116,8 @@ class NeverSilentIT extends OperatorTestBase {
         assertThat(episodes).as("one Warning per episode over the budget, each ended, not one per pod event")
                 .hasSizeGreaterThanOrEqualTo(2).satisfies(list -> {
                     for (int i = 0; i < list.size(); i++) {
-                        assertThat(list.get(i)).isEqualTo(i % 2 == 0 ? "LiveOverBudget/Warning" : "LiveWithinBudget/Normal");
+                        assertThat(list.get(i))
+                                .isEqualTo(i % 2 == 0 ? "LiveOverBudget/Warning" : "LiveWithinBudget/Normal");
                     }
                 });
         awaitNoTerminatingPods();
@@ -144,18 +149,19 @@ class NeverSilentIT extends OperatorTestBase {
         List<Object[]> seen = new java.util.concurrent.CopyOnWriteArrayList<>(); // {nanoTime, reason, message}
         var log = new StatusLog();
         try (var sampler = LiveSampler.start(client, ns, MAX, 10);
-             var events = client.v1().events().inNamespace(ns).watch(new io.fabric8.kubernetes.client.Watcher<Event>() {
-                 @Override
-                 public void eventReceived(Action action, Event e) {
-                     if (action == Action.ADDED && "PoolPolicy".equals(e.getInvolvedObject().getKind())) {
-                         seen.add(new Object[] {System.nanoTime(), e.getReason(), e.getMessage()});
-                     }
-                 }
+                var events = client.v1().events().inNamespace(ns)
+                        .watch(new io.fabric8.kubernetes.client.Watcher<Event>() {
+                            @Override
+                            public void eventReceived(Action action, Event e) {
+                                if (action == Action.ADDED && "PoolPolicy".equals(e.getInvolvedObject().getKind())) {
+                                    seen.add(new Object[]{System.nanoTime(), e.getReason(), e.getMessage()});
+                                }
+                            }
 
-                 @Override
-                 public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {}
-             });
-             var watch = client.resources(PoolPolicy.class).inNamespace(ns).withName("db").watch(log)) {
+                            @Override
+                            public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {}
+                        });
+                var watch = client.resources(PoolPolicy.class).inNamespace(ns).withName("db").watch(log)) {
             // budget 8 cores × 2 = 16; 3 replicas + 1 surge + 1 terminating = 5 peak pods -> 3 per pod
             applyPolicy(WEB_POLICY.formatted(8));
             Predicate<PoolPolicy> applied = p -> {
@@ -174,8 +180,10 @@ class NeverSilentIT extends OperatorTestBase {
             long back = sampler.lastBackWithin(16);
             System.out.printf("NeverSilentIT adoption over the budget: the pods' own sum went over %d time(s) and came "
                     + "back within at %d; the operator's Events %s; the all-clear %d ms after the pods' sum; statuses "
-                    + "ending a report: %s%n", sampler.episodesOver(16), back, seen.stream().map(e -> e[1] + ": " + e[2])
-                    .toList(), clears.isEmpty() ? -1 : ((long) clears.get(0)[0] - back) / 1_000_000, log.clears());
+                    + "ending a report: %s%n", sampler.episodesOver(16), back,
+                    seen.stream().map(e -> e[1] + ": " + e[2])
+                            .toList(),
+                    clears.isEmpty() ? -1 : ((long) clears.get(0)[0] - back) / 1_000_000, log.clears());
             assertThat(sampler.episodesOver(16)).as("the pods' own sum: one episode over the budget").isEqualTo(1);
             assertThat(warnings).as("Warnings LiveOverBudget").hasSize(1);
             assertThat((String) warnings.get(0)[2]).as("the unsized pods counted at the app's default: may open")
@@ -243,7 +251,8 @@ class NeverSilentIT extends OperatorTestBase {
         applyPolicy(WEB_POLICY.formatted(8));
         var p = awaitPolicy("db", condition("Conflict", "True", "Conflict"));
         assertThat(target(p, "web").getState()).isEqualTo("Conflict");
-        assertThat(target(p, "web").getMessage()).startsWith("container 'app' sets HIKARI_MAXIMUM_POOL_SIZE through valueFrom");
+        assertThat(target(p, "web").getMessage())
+                .startsWith("container 'app' sets HIKARI_MAXIMUM_POOL_SIZE through valueFrom");
         awaitEvent("Conflict");
         // the operator saw it before writing: no rejected patch in its log (a bare "422" also matches timestamps)
         assertThat(operator.tail()).doesNotContain("code=422");
@@ -281,8 +290,9 @@ class NeverSilentIT extends OperatorTestBase {
                   targets: [{name: small}]
                 """);
         awaitPolicy("other", targetState("small", "Applied", 1));
-        var ready = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + operator.port()
-                + "/q/health/ready")).build(), HttpResponse.BodyHandlers.discarding());
+        var ready = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create("http://localhost:" + operator.port()
+                        + "/q/health/ready")).build(), HttpResponse.BodyHandlers.discarding());
         assertThat(ready.statusCode()).isEqualTo(200);
     }
 
@@ -293,6 +303,7 @@ class NeverSilentIT extends OperatorTestBase {
     }
 
     private void awaitEvent(String reason) {
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> !events(reason).isEmpty());
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> !events(reason).isEmpty());
     }
 }

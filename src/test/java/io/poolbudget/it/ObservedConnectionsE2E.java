@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * and turns a refused login into a condition that clears when the Secret is fixed.
  */
 class ObservedConnectionsE2E extends OperatorTestBase {
-    private static final String JDBC = System.getProperty("poolbudget.e2e.jdbc", "jdbc:postgresql://10.88.0.1:5434/app");
+    private static final String JDBC = System.getProperty("poolbudget.e2e.jdbc",
+            "jdbc:postgresql://10.88.0.1:5434/app");
     private static final String POLICY = """
             apiVersion: poolbudget.io/v1alpha1
             kind: PoolPolicy
@@ -57,8 +58,10 @@ class ObservedConnectionsE2E extends OperatorTestBase {
             PoolPolicy seen = client.resources(PoolPolicy.class).inNamespace(ns).withName("good-db").get();
             int applied = target(seen, "good").getAppliedPoolSize();
             System.out.printf("E2E observe: PostgreSQL %d connections of app good, the operator reports %d "
-                    + "(server total %d, max_connections %d)%n", sampler.now(), target(seen, "good").getObservedConnections(),
-                    seen.getStatus().getObserved().getConnections(), seen.getStatus().getObserved().getMaxConnections());
+                    + "(server total %d, max_connections %d)%n", sampler.now(),
+                    target(seen, "good").getObservedConnections(),
+                    seen.getStatus().getObserved().getConnections(),
+                    seen.getStatus().getObserved().getMaxConnections());
             assertThat(seen.getStatus().getObserved().getMaxConnections()).isEqualTo(100);
             assertThat(seen.getStatus().getObserved().getClients()).anySatisfy(c -> {
                 assertThat(c.getClient()).isEqualTo("Deployment/good");
@@ -109,11 +112,13 @@ class ObservedConnectionsE2E extends OperatorTestBase {
 
     private void secret(String password) {
         client.resource(new SecretBuilder().withNewMetadata().withName("pg-monitor").endMetadata()
-                .withStringData(Map.of("jdbcUrl", JDBC, "username", "poolbudget_monitor", "password", password)).build())
+                .withStringData(Map.of("jdbcUrl", JDBC, "username", "poolbudget_monitor", "password", password))
+                .build())
                 .inNamespace(ns).serverSideApply();
     }
 
     private static boolean condition(PoolPolicy p, String type, String status) {
-        return p.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals(type) && c.getStatus().equals(status));
+        return p.getStatus().getConditions().stream()
+                .anyMatch(c -> c.getType().equals(type) && c.getStatus().equals(status));
     }
 }

@@ -35,14 +35,16 @@ public final class OperatorProcess implements AutoCloseable {
     public static OperatorProcess start(TestCluster cluster, String name, Map<String, String> env) {
         Path jar = Path.of(System.getProperty("poolbudget.app.jar", "target/quarkus-app/quarkus-run.jar"));
         if (!Files.isReadable(jar)) {
-            throw new IllegalStateException(jar + " is missing: run the ITs through ./mvnw verify, which packages it first");
+            throw new IllegalStateException(
+                    jar + " is missing: run the ITs through ./mvnw verify, which packages it first");
         }
         try {
             Path logDir = Files.createDirectories(Path.of(System.getProperty("poolbudget.log.dir", "target/it-logs")));
             Path log = logDir.resolve("operator-" + name + "-" + Instant.now().toEpochMilli() + ".log");
             int port = freePort();
             List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar", jar.toString(), "operator"));
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar",
+                    jar.toString(), "operator"));
             var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().put("KUBECONFIG", cluster.kubeconfig().toString());
             builder.environment().put("POOLBUDGET_HTTP_PORT", Integer.toString(port));
@@ -86,9 +88,13 @@ public final class OperatorProcess implements AutoCloseable {
                 + " ends with:\n" + tail());
     }
 
-    public int port() { return port; }
+    public int port() {
+        return port;
+    }
 
-    public Path log() { return log; }
+    public Path log() {
+        return log;
+    }
 
     /** Graceful stop (SIGTERM), as Kubernetes stops a pod; SIGKILL after 20 s. */
     public void stop() {
@@ -103,7 +109,9 @@ public final class OperatorProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() { stop(); }
+    public void close() {
+        stop();
+    }
 
     public String tail() {
         try {

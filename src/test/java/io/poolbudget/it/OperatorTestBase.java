@@ -66,7 +66,8 @@ abstract class OperatorTestBase {
      * no resourceVersion, so it never conflicts with the Deployment controller's or the operator's writes.
      */
     void rolloutRestart(String deployment, String restartedAt) {
-        client.apps().deployments().inNamespace(ns).withName(deployment).patch(PatchContext.of(PatchType.STRATEGIC_MERGE),
+        client.apps().deployments().inNamespace(ns).withName(deployment).patch(
+                PatchContext.of(PatchType.STRATEGIC_MERGE),
                 "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":{\"kubectl.kubernetes.io/restartedAt\":\""
                         + restartedAt + "\"}}}}}");
     }
@@ -77,7 +78,7 @@ abstract class OperatorTestBase {
      * write with 409. Anything but a conflict, or a fifth conflict in a row, fails the test.
      */
     void editDeployment(String deployment, java.util.function.UnaryOperator<Deployment> change) {
-        for (int attempt = 1; ; attempt++) {
+        for (int attempt = 1;; attempt++) {
             try {
                 client.apps().deployments().inNamespace(ns).withName(deployment).edit(change);
                 return;
@@ -121,7 +122,8 @@ abstract class OperatorTestBase {
             // would spend its start cleaning up after other tests.
             for (String n : namespaces) {
                 client.resources(PoolPolicy.class).inNamespace(n).list().getItems().stream()
-                        .filter(p -> p.getMetadata().getFinalizers() != null && !p.getMetadata().getFinalizers().isEmpty())
+                        .filter(p -> p.getMetadata().getFinalizers() != null
+                                && !p.getMetadata().getFinalizers().isEmpty())
                         .forEach(p -> {
                             try {
                                 client.resources(PoolPolicy.class).inNamespace(n).withName(p.getMetadata().getName())

@@ -1,7 +1,5 @@
 package io.poolbudget.it;
 
-import io.poolbudget.cache.WorkloadInterest;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -39,7 +37,7 @@ class PolicyScopeIT extends OperatorTestBase {
     void aTargetRelabelledAwayOrDeletedLeavesItsPolicyAndTheRestGrow() {
         // Events of a workload wake only the policies that read or sized it (WorkloadInterest.concerns): one that
         // no longer matches the selector must still wake the policy that counted it, and so must its deletion.
-        for (String name : new String[] {"a", "b", "c"}) {
+        for (String name : new String[]{"a", "b", "c"}) {
             create(deployment(name, 2, Map.of("db", "stock")));
         }
         create(deployment("bystander", 2, Map.of("db", "other")));
@@ -75,8 +73,9 @@ class PolicyScopeIT extends OperatorTestBase {
         applyPolicy(policy("first", "{name: web}"));
         applyPolicy(policy("second", "{selector: {matchLabels: {tier: web}}}"));
         create(deployment("web", 2, Map.of("tier", "web")));
-        for (String[] pair : new String[][] {{"first", "second"}, {"second", "first"}}) {
-            var p = awaitPolicy(pair[0], q -> target(q, "web") != null && "Conflict".equals(target(q, "web").getState()));
+        for (String[] pair : new String[][]{{"first", "second"}, {"second", "first"}}) {
+            var p = awaitPolicy(pair[0],
+                    q -> target(q, "web") != null && "Conflict".equals(target(q, "web").getState()));
             assertThat(target(p, "web").getMessage()).contains("also claimed by PoolPolicy " + pair[1]
                     + ", which writes the same variables (HIKARI_MAXIMUM_POOL_SIZE in container 'app'");
             assertThat(p.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Conflict"))
@@ -165,7 +164,8 @@ class PolicyScopeIT extends OperatorTestBase {
                 """);
         var p = awaitPolicy("db", q -> target(q, "web") != null && "Invalid".equals(target(q, "web").getState()));
         assertThat(target(p, "web").getMessage())
-                .isEqualTo("spec.injection.containers names 'sidecar', which this workload does not have (it has [app])");
+                .isEqualTo(
+                        "spec.injection.containers names 'sidecar', which this workload does not have (it has [app])");
         assertThat(p.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement()
                 .satisfies(c -> {
                     assertThat(c.getStatus()).isEqualTo("False");

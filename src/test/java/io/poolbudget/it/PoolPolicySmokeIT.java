@@ -59,9 +59,11 @@ class PoolPolicySmokeIT {
         // The example's pods start at HikariCP's default of 10, above the budget (LiveOverBudget) until the
         // first sizes have rolled out; then the policy is Ready.
         var reconciled = client.resources(PoolPolicy.class).inNamespace(ns).withName("orders-db")
-                .waitUntilCondition(p -> p.getStatus() != null && Long.valueOf(1).equals(p.getStatus().getObservedGeneration())
-                        && p.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType())
-                                && "True".equals(c.getStatus())), 60, TimeUnit.SECONDS);
+                .waitUntilCondition(
+                        p -> p.getStatus() != null && Long.valueOf(1).equals(p.getStatus().getObservedGeneration())
+                                && p.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType())
+                                        && "True".equals(c.getStatus())),
+                        60, TimeUnit.SECONDS);
         Condition ready = reconciled.getStatus().getConditions().stream()
                 .filter(c -> "Ready".equals(c.getType())).findFirst().orElseThrow();
         assertThat(ready.getStatus()).isEqualTo("True");

@@ -84,7 +84,8 @@ record RbacAudit(Set<String> used, Set<String> forbidden) {
     }
 
     /** Grants for calls that depend on timing, see {@link #problems}. */
-    static final Set<String> SOMETIMES_CALLED = Set.of("coordination.k8s.io/leases update", "poolbudget.io/poolpolicies get");
+    static final Set<String> SOMETIMES_CALLED = Set.of("coordination.k8s.io/leases update",
+            "poolbudget.io/poolpolicies get");
 
     /**
      * Every group/resource verb the rules of these rendered documents grant the operator: the roles aggregated into

@@ -45,7 +45,9 @@ final class RealApps implements AutoCloseable {
         this.ns = ns;
     }
 
-    static String appName(String ns, String name) { return ns + "." + name; }
+    static String appName(String ns, String name) {
+        return ns + "." + name;
+    }
 
     /** A Deployment of the example app as real services run: readiness probe, preStop delay, graceful drain. */
     static Deployment app(String ns, String name, int replicas, Map<String, String> labels, int preStopSeconds) {
@@ -79,7 +81,7 @@ final class RealApps implements AutoCloseable {
         return client.pods().inNamespace(ns).list().getItems().stream()
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null
                         && p.getStatus().getPodIP() != null && p.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+                                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
                 .toList();
     }
 
@@ -110,7 +112,9 @@ final class RealApps implements AutoCloseable {
         return Integer.parseInt(m.group(1));
     }
 
-    String loadReport() { return served.get() + " requests served, " + failed.get() + " failed"; }
+    String loadReport() {
+        return served.get() + " requests served, " + failed.get() + " failed";
+    }
 
     private String get(String ip, String path) {
         try {
@@ -119,7 +123,7 @@ final class RealApps implements AutoCloseable {
             (r.statusCode() == 200 ? served : failed).incrementAndGet();
             return r.statusCode() == 200 ? r.body() : null;
         } catch (IOException e) {
-            failed.incrementAndGet();   // a pod going away mid-request; the load goes on
+            failed.incrementAndGet(); // a pod going away mid-request; the load goes on
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

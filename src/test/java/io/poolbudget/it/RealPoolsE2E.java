@@ -76,7 +76,9 @@ class RealPoolsE2E extends OperatorTestBase {
         return policy;
     }
 
-    private long budget(PoolPolicy p) { return p.getStatus().getBudget().getConnections(); }
+    private long budget(PoolPolicy p) {
+        return p.getStatus().getBudget().getConnections();
+    }
 
     @Test
     void aRolloutOfAppsThatShutDownGracefullyStaysWithinTheBudget() {
@@ -138,10 +140,10 @@ class RealPoolsE2E extends OperatorTestBase {
         assertThat(target(p, "api").getAppliedPoolSize()).isEqualTo(3);
         try (var sampler = sampler("api")) {
             apps.startLoad();
-            setHpa("api", 2, 4);   // 4 + 1 + 1 = 6 peak pods -> 2 per pod
+            setHpa("api", 2, 4); // 4 + 1 + 1 = 6 peak pods -> 2 per pod
             awaitPolicy("db", targetState("api", "Applied", 2));
             awaitRolledOut("api");
-            setHpa("api", 3, 4);   // the HPA adds a pod, at the smaller size
+            setHpa("api", 3, 4); // the HPA adds a pod, at the smaller size
             Awaitility.await("the HPA scaling api to 3").atMost(60, TimeUnit.SECONDS)
                     .until(() -> deployment("api").getSpec().getReplicas() == 3);
             p = awaitSettled(Set.of("api"));
@@ -204,7 +206,8 @@ class RealPoolsE2E extends OperatorTestBase {
         });
     }
 
-    private static io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler hpa(String name, int min, int max) {
+    private static io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler hpa(String name, int min,
+            int max) {
         return new HorizontalPodAutoscalerBuilder().withNewMetadata().withName(name).endMetadata()
                 .withNewSpec().withNewScaleTargetRef("apps/v1", "Deployment", name).withMinReplicas(min)
                 .withMaxReplicas(max).endSpec().build();

@@ -76,8 +76,10 @@ class ReconcileErrorIT extends OperatorTestBase {
     }
 
     private long reconcileErrors() throws Exception {
-        var body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + operator.port()
-                + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        var body = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create("http://localhost:" + operator.port()
+                        + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString())
+                .body();
         var m = Pattern.compile("(?m)^poolbudget_reconcile_errors_total(?:\\{[^}]*\\})? ([0-9.eE+]+)$").matcher(body);
         return m.find() ? (long) Double.parseDouble(m.group(1)) : 0;
     }
@@ -92,8 +94,8 @@ class ReconcileErrorIT extends OperatorTestBase {
         org.awaitility.Awaitility.await("the refusal in force").atMost(java.time.Duration.ofSeconds(30)).until(() -> {
             try {
                 editDeployment("web", d -> {
-                    var annotations = new java.util.HashMap<>(d.getMetadata().getAnnotations() == null ? Map.<String,
-                            String>of() : d.getMetadata().getAnnotations());
+                    var annotations = new java.util.HashMap<>(d.getMetadata().getAnnotations() == null
+                            ? Map.<String, String>of() : d.getMetadata().getAnnotations());
                     annotations.put("it-probe", Long.toString(System.nanoTime()));
                     d.getMetadata().setAnnotations(annotations);
                     return d;

@@ -70,7 +70,7 @@ class RejectedSpecsIT {
             name too long              | long | {cores: 2}                                 | {preset: hikari-env} | [{name: a}]                            | metadata.name must be at most 63 characters
             """)
     void badSpecsAreRejectedNamingTheField(String title, String name, String database, String injection, String targets,
-                                           String message) {
+            String message) {
         String yaml = "apiVersion: poolbudget.io/v1alpha1\nkind: PoolPolicy\nmetadata: {name: "
                 + ("long".equals(name) ? "p".repeat(64) : "p" + Math.abs(title.hashCode())) + "}\nspec:\n"
                 + (database == null ? "" : "  database: " + database + "\n")
@@ -79,7 +79,8 @@ class RejectedSpecsIT {
         // Sent as raw YAML, as kubectl would: the typed client would refuse unknown enum values itself.
         var policy = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
         var rejected = catchThrowableOfType(KubernetesClientException.class, () -> client
-                .genericKubernetesResources("poolbudget.io/v1alpha1", "PoolPolicy").inNamespace(ns).resource(policy).create());
+                .genericKubernetesResources("poolbudget.io/v1alpha1", "PoolPolicy").inNamespace(ns).resource(policy)
+                .create());
         assertThat(rejected).as(title + " was accepted").isNotNull();
         assertThat(rejected.getCode()).isEqualTo(422);
         assertThat(rejected.getStatus().getMessage()).contains(message);
@@ -109,7 +110,8 @@ class RejectedSpecsIT {
                   targets: [{name: a}]
                 """, GenericKubernetesResource.class);
         var rejected = catchThrowableOfType(KubernetesClientException.class, () -> client
-                .genericKubernetesResources("poolbudget.io/v1alpha1", "PoolPolicy").inNamespace(ns).resource(both).create());
+                .genericKubernetesResources("poolbudget.io/v1alpha1", "PoolPolicy").inNamespace(ns).resource(both)
+                .create());
         assertThat(rejected).as("both database sections were accepted").isNotNull();
         assertThat(rejected.getStatus().getMessage()).contains("set exactly one of spec.database");
 
@@ -124,6 +126,7 @@ class RejectedSpecsIT {
         var refused = catchThrowableOfType(KubernetesClientException.class, () -> client
                 .genericKubernetesResources("poolbudget.io/v1alpha1", "DatabaseBudget").resource(observing).create());
         assertThat(refused).as("an observing DatabaseBudget was accepted").isNotNull();
-        assertThat(refused.getStatus().getMessage()).contains("spec.database.observe is not available on a DatabaseBudget");
+        assertThat(refused.getStatus().getMessage())
+                .contains("spec.database.observe is not available on a DatabaseBudget");
     }
 }

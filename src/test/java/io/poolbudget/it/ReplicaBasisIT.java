@@ -24,7 +24,8 @@ class ReplicaBasisIT extends OperatorTestBase {
     void scalingInsideTheHpaRangeChangesNothing() throws InterruptedException {
         create(deployment("web", 3, Map.of()));
         create(new HorizontalPodAutoscalerBuilder().withNewMetadata().withName("web").endMetadata()
-                .withNewSpec().withNewScaleTargetRef("apps/v1", "Deployment", "web").withMinReplicas(3).withMaxReplicas(6)
+                .withNewSpec().withNewScaleTargetRef("apps/v1", "Deployment", "web").withMinReplicas(3)
+                .withMaxReplicas(6)
                 .endSpec().build());
         // planned for the HPA's maximum: 6 + 1 surge + 1 terminating = 8 peak pods; budget 16 × 2 = 32 -> size 4
         applyPolicy(WEB_POLICY.formatted(16));
@@ -39,8 +40,8 @@ class ReplicaBasisIT extends OperatorTestBase {
         TimeUnit.SECONDS.sleep(3);
         assertThat(deployment("web").getSpec().getTemplate().toString()).isEqualTo(template);
         assertThat(client.apps().replicaSets().inNamespace(ns).list().getItems()).hasSize(replicaSets);
-        assertThat(livePods("web")).hasSize(5).allSatisfy(p ->
-                assertThat(env(p.getSpec().getContainers().get(0).getEnv(), MAX)).isEqualTo("4"));
+        assertThat(livePods("web")).hasSize(5)
+                .allSatisfy(p -> assertThat(env(p.getSpec().getContainers().get(0).getEnv(), MAX)).isEqualTo("4"));
         var policy = awaitPolicy("db", targetState("web", "Applied", 4));
         assertThat(target(policy, "web").getPeakPods()).isEqualTo(8);
     }
@@ -57,10 +58,11 @@ class ReplicaBasisIT extends OperatorTestBase {
         // 6 + 1 + 1 = 8 peak pods -> size 2, applied without waiting out the 10-minute window
         awaitPolicy("db", targetState("web", "Applied", 2));
         awaitRolledOut("web");
-        assertThat(livePods("web")).hasSize(6).allSatisfy(p ->
-                assertThat(env(p.getSpec().getContainers().get(0).getEnv(), MAX)).isEqualTo("2"));
+        assertThat(livePods("web")).hasSize(6)
+                .allSatisfy(p -> assertThat(env(p.getSpec().getContainers().get(0).getEnv(), MAX)).isEqualTo("2"));
         awaitEvents(events -> assertThat(events).extracting(Event::getMessage)
-                .anySatisfy(m -> assertThat(m).contains("Deployment/web: pool size 2 (lower size 4 → 2 applies at once)")));
+                .anySatisfy(
+                        m -> assertThat(m).contains("Deployment/web: pool size 2 (lower size 4 → 2 applies at once)")));
     }
 
     @Test
@@ -76,7 +78,8 @@ class ReplicaBasisIT extends OperatorTestBase {
         assertThat(raised).isBetween(3, 4);
         assertThat(target(pending, "web").getAppliedPoolSize()).isEqualTo(2);
         assertThat(target(pending, "web").getPendingSince()).isNotBlank();
-        assertThat(target(pending, "web").getMessage()).contains("raise 2 → " + raised + " waits for the stabilisation window");
+        assertThat(target(pending, "web").getMessage())
+                .contains("raise 2 → " + raised + " waits for the stabilisation window");
         TimeUnit.SECONDS.sleep(2);
         assertThat(templateEnv("web", MAX)).isEqualTo("2");
     }

@@ -43,7 +43,8 @@ class RoutineRolloutE2E extends OperatorTestBase {
     /** Rolled out and every old pod gone (a Spring Boot pod drains for seconds after its preStop). */
     private void awaitQuiet(String app) {
         awaitRolledOut(app, 240);
-        Awaitility.await(app + "'s old pods gone").atMost(120, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+        Awaitility.await(app + "'s old pods gone").atMost(120, TimeUnit.SECONDS)
+                .pollInterval(500, TimeUnit.MILLISECONDS)
                 .until(() -> client.pods().inNamespace(ns).withLabel("app", app).list().getItems().stream()
                         .noneMatch(p -> p.getMetadata().getDeletionTimestamp() != null));
     }
@@ -80,7 +81,7 @@ class RoutineRolloutE2E extends OperatorTestBase {
         var before = warningIds();
         var log = new StatusLog();
         try (var sampler = ConnectionSampler.start(Set.of(RealApps.appName(ns, "web")));
-             var watch = client.resources(PoolPolicy.class).inNamespace(ns).withName("web-db").watch(log)) {
+                var watch = client.resources(PoolPolicy.class).inNamespace(ns).withName("web-db").watch(log)) {
             for (int i = 0; i < ROLLOUTS; i++) {
                 restart("web", i);
                 awaitQuiet("web");
@@ -89,8 +90,10 @@ class RoutineRolloutE2E extends OperatorTestBase {
             var settled = awaitPolicy("web-db", p -> "Applied".equals(target(p, "web").getState())
                     && p.getStatus().getLiveConnections() == 2L * target(p, "web").getPoolSize(), 240);
             TimeUnit.SECONDS.sleep(2);
-            System.out.printf("RoutineRolloutE2E: %d rollouts of 2 pods at pool %d, then %d (%s); the operator reported "
-                    + "at most %d; alarms: %s%n", ROLLOUTS, size, target(settled, "web").getPoolSize(),
+            System.out.printf(
+                    "RoutineRolloutE2E: %d rollouts of 2 pods at pool %d, then %d (%s); the operator reported "
+                            + "at most %d; alarms: %s%n",
+                    ROLLOUTS, size, target(settled, "web").getPoolSize(),
                     target(settled, "web").getExplanation(), log.mostLive(), log.alarms());
             sampler.assertWithin("10 rollout restarts", 12);
             assertThat(log.alarms()).as("over-budget or not-Ready reports during routine rollouts").isEmpty();
@@ -108,7 +111,7 @@ class RoutineRolloutE2E extends OperatorTestBase {
         int slow = awaitSettled("slow-db", "slow", 3);
         var overLog = new StatusLog();
         try (var sampler = ConnectionSampler.start(Set.of(RealApps.appName(ns, "slow")));
-             var watch = client.resources(PoolPolicy.class).inNamespace(ns).withName("slow-db").watch(overLog)) {
+                var watch = client.resources(PoolPolicy.class).inNamespace(ns).withName("slow-db").watch(overLog)) {
             for (int i = 0; i < 3 && sampler.peak() <= 15; i++) {
                 restart("slow", i);
                 awaitQuiet("slow");

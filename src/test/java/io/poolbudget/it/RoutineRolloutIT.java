@@ -37,7 +37,8 @@ class RoutineRolloutIT extends OperatorTestBase {
 
     private List<Event> warnings() {
         return client.v1().events().inNamespace(ns).list().getItems().stream()
-                .filter(e -> "Warning".equals(e.getType()) && "PoolPolicy".equals(e.getInvolvedObject().getKind())).toList();
+                .filter(e -> "Warning".equals(e.getType()) && "PoolPolicy".equals(e.getInvolvedObject().getKind()))
+                .toList();
     }
 
     /** What a run of rollouts showed: what the pods held at most, what the operator said. */
@@ -46,7 +47,7 @@ class RoutineRolloutIT extends OperatorTestBase {
     private Run rollouts(int count, int budget, boolean stopWhenOver) throws Exception {
         var log = new StatusLog();
         try (var sampler = LiveSampler.start(client, ns, MAX, 10);
-             var watch = client.resources(PoolPolicy.class).inNamespace(ns).withName("db").watch(log)) {
+                var watch = client.resources(PoolPolicy.class).inNamespace(ns).withName("db").watch(log)) {
             for (int i = 0; i < count && !(stopWhenOver && sampler.peak() > budget); i++) {
                 restart(budget * 100 + i);
                 awaitRolledOut("web");
@@ -55,8 +56,10 @@ class RoutineRolloutIT extends OperatorTestBase {
             awaitPolicy("db", targetState("web", "Applied", 2).and(p -> p.getStatus().getLiveConnections() == 8));
             TimeUnit.SECONDS.sleep(2); // a late pass would still be seen
             var run = new Run(sampler.peak(), log.mostLive(), log.alarms());
-            System.out.printf("RoutineRolloutIT budget %d: %d pod events, the pods held at most %d; the operator reported "
-                    + "at most %d; alarms: %s%n", budget, sampler.events(), run.podsPeak(), run.reportedPeak(), run.alarms());
+            System.out.printf(
+                    "RoutineRolloutIT budget %d: %d pod events, the pods held at most %d; the operator reported "
+                            + "at most %d; alarms: %s%n",
+                    budget, sampler.events(), run.podsPeak(), run.reportedPeak(), run.alarms());
             return run;
         }
     }
@@ -81,7 +84,8 @@ class RoutineRolloutIT extends OperatorTestBase {
         var fits = rollouts(ROLLOUTS, 16, false);
         assertThat(fits.podsPeak()).as("most the pods held at one moment").isLessThanOrEqualTo(16);
         assertThat(fits.alarms()).as("over-budget or not-Ready reports during routine rollouts").isEmpty();
-        assertThat(fits.reportedPeak()).as("most liveConnections the operator reported").isLessThanOrEqualTo(fits.podsPeak());
+        assertThat(fits.reportedPeak()).as("most liveConnections the operator reported")
+                .isLessThanOrEqualTo(fits.podsPeak());
         assertThat(warnings()).as("Warning Events during the rollouts")
                 .filteredOn(e -> !before.contains(e.getMetadata().getUid())).isEmpty();
 

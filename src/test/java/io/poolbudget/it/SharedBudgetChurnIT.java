@@ -44,7 +44,7 @@ class SharedBudgetChurnIT extends OperatorTestBase {
         budget.admit(ns);
         budget.admit(nsB);
         budget.apply("{name: churn-pg, cores: 30}", ns, 1, nsB, 1);
-        for (String app : new String[] {"a", "b"}) {
+        for (String app : new String[]{"a", "b"}) {
             in(app.equals("a") ? ns : nsB, () -> {
                 // each rollout step outlasts a pod's ~1 s shutdown, so at most one step's old pod is terminating
                 // (the peak-pod rule's 1) and the sizes stay put between the steps of a scenario
@@ -62,7 +62,7 @@ class SharedBudgetChurnIT extends OperatorTestBase {
         awaitQuiet(ns, "a");
         awaitQuiet(nsB, "b");
         sampler = new Sampler();
-        return new Watch[] {sample(ns), sample(nsB)};
+        return new Watch[]{sample(ns), sample(nsB)};
     }
 
     /**
@@ -106,7 +106,8 @@ class SharedBudgetChurnIT extends OperatorTestBase {
     static java.util.function.Predicate<PoolPolicy> applied(String target, long share) {
         return p -> {
             var t = target(p, target);
-            return p.getStatus().getBudget() != null && Long.valueOf(share).equals(p.getStatus().getBudget().getConnections())
+            return p.getStatus().getBudget() != null
+                    && Long.valueOf(share).equals(p.getStatus().getBudget().getConnections())
                     && t != null && "Applied".equals(t.getState()) && t.getPoolSize() != null
                     && t.getPoolSize().equals(t.getAppliedPoolSize());
         };
@@ -137,7 +138,7 @@ class SharedBudgetChurnIT extends OperatorTestBase {
         }
         System.out.printf("SharedBudgetChurnIT %s: %d pod events sampled in 2 namespaces, peak %d of %d connections "
                 + "(%s)%n", scenario, sampler.events, sampler.peak, BUDGET, sampler.atPeak);
-        for (String n : new String[] {ns, nsB}) {
+        for (String n : new String[]{ns, nsB}) {
             client.v1().events().inNamespace(n).list().getItems().stream()
                     .filter(e -> "PoolPolicy".equals(e.getInvolvedObject().getKind()))
                     .sorted(java.util.Comparator.comparing(e -> e.getMetadata().getCreationTimestamp()))
@@ -146,7 +147,8 @@ class SharedBudgetChurnIT extends OperatorTestBase {
         }
         System.out.println("  peak at " + sampler.peakAt);
         assertThat(sampler.events).as("pod events sampled").isGreaterThan(10);
-        assertThat(sampler.peak).as("most connections the budget's pods held at one moment").isLessThanOrEqualTo(BUDGET);
+        assertThat(sampler.peak).as("most connections the budget's pods held at one moment")
+                .isLessThanOrEqualTo(BUDGET);
     }
 
     @Test
@@ -184,7 +186,7 @@ class SharedBudgetChurnIT extends OperatorTestBase {
             n.getMetadata().getLabels().remove("poolbudget.io/it-shared");
             return n;
         });
-        budget.apply("{name: churn-pg, cores: 30}", ns, 1, nsB, 1);   // recreated: b's namespace no longer selected
+        budget.apply("{name: churn-pg, cores: 30}", ns, 1, nsB, 1); // recreated: b's namespace no longer selected
         awaitPolicy("db", applied("a", BUDGET - held));
         awaitRolledOut("a");
         bLeavesAndAGrowsOnlyAfterItsPodsAreGone();

@@ -87,7 +87,7 @@ class SharedBudgetE2E extends OperatorTestBase {
         }
 
         try (var sampler = ConnectionSampler.start(apps)) {
-            applyBudget(nsA, 1, nsB, 5);   // -> 6 and 30: a shrinks to 1 first, then b grows to 5
+            applyBudget(nsA, 1, nsB, 5); // -> 6 and 30: a shrinks to 1 first, then b grows to 5
             int aAfter = awaitSized("a", 6, 1);
             int bAfter = from(nsB, () -> awaitSized("b", 30, 5));
             Awaitility.await("PostgreSQL counting 4 × " + aAfter + " + 4 × " + bAfter).atMost(90, TimeUnit.SECONDS)

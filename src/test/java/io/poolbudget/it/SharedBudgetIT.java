@@ -64,11 +64,12 @@ class SharedBudgetIT extends OperatorTestBase {
         assertThat(budgetStatus.getConnections()).isEqualTo(30L);
 
         var sampler = new ShrinkFirstIT.Sampler();
-        try (Watch wa = client.pods().inNamespace(nsA).watch(sampler); Watch wb = client.pods().inNamespace(nsB).watch(sampler)) {
+        try (Watch wa = client.pods().inNamespace(nsA).watch(sampler);
+                Watch wb = client.pods().inNamespace(nsB).watch(sampler)) {
             var pods = new java.util.ArrayList<>(client.pods().inNamespace(nsA).list().getItems());
             pods.addAll(client.pods().inNamespace(nsB).list().getItems());
             sampler.reset(pods);
-            applyBudget(nsA, 1, nsB, 5);   // the owner moves weight from a's namespace to b's
+            applyBudget(nsA, 1, nsB, 5); // the owner moves weight from a's namespace to b's
             awaitPolicy("db", targetState("a", "Applied", 1));
             in(nsB, () -> {
                 awaitPolicy("db", targetState("b", "Applied", 5));
@@ -84,9 +85,12 @@ class SharedBudgetIT extends OperatorTestBase {
                 .isGreaterThan(sampler.lastLargeAGone);
 
         // the DatabaseBudget's status: the budget, each policy's share and what it allocates
-        var status = client.resources(DatabaseBudget.class).withName(budget.name).waitUntilCondition(b -> b.getStatus() != null
-                && b.getStatus().getPolicies().size() == 2
-                && b.getStatus().getPolicies().stream().anyMatch(r -> Long.valueOf(30).equals(r.getAllocated())), 60,
+        var status = client.resources(DatabaseBudget.class).withName(budget.name).waitUntilCondition(
+                b -> b.getStatus() != null
+                        && b.getStatus().getPolicies().size() == 2
+                        && b.getStatus().getPolicies().stream()
+                                .anyMatch(r -> Long.valueOf(30).equals(r.getAllocated())),
+                60,
                 java.util.concurrent.TimeUnit.SECONDS).getStatus();
         assertThat(status.getBudget().getConnections()).isEqualTo(36L);
         assertThat(status.getPolicyCount()).isEqualTo(2);

@@ -83,8 +83,8 @@ class ShrinkFirstIT extends OperatorTestBase {
                 Map.of("POOLBUDGET_STABILIZATION_WINDOW", "0s"));
         awaitPolicy("db", targetState("a", "Applied", 1).and(targetState("b", "Applied", 5)));
         awaitRolledOut("b");
-        assertThat(livePods("b")).hasSize(4).allSatisfy(p ->
-                assertThat(env(p.getSpec().getContainers().get(0).getEnv(), MAX)).isEqualTo("5"));
+        assertThat(livePods("b")).hasSize(4)
+                .allSatisfy(p -> assertThat(env(p.getSpec().getContainers().get(0).getEnv(), MAX)).isEqualTo("5"));
     }
 
     /**

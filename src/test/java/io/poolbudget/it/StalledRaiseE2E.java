@@ -60,7 +60,9 @@ class StalledRaiseE2E extends OperatorTestBase {
             }
         }
 
-        synchronized List<String> seen() { return List.copyOf(seen); }
+        synchronized List<String> seen() {
+            return List.copyOf(seen);
+        }
 
         /** The states seen from the first stall until {@code until} (System.nanoTime). */
         synchronized List<String> fromFirstStallUntil(long until) {
@@ -103,7 +105,8 @@ class StalledRaiseE2E extends OperatorTestBase {
             applyPolicy(POLICY.formatted(8));
             var stalled = awaitPolicy("kc-db", p -> target(p, "kc") != null && "Stalled".equals(target(p, "kc")
                     .getState()), 240);
-            assertThat(target(stalled, "kc").getMessage()).startsWith("pool size 1 has not taken effect: its new pod kc-")
+            assertThat(target(stalled, "kc").getMessage())
+                    .startsWith("pool size 1 has not taken effect: its new pod kc-")
                     .contains("set spec.targets[0].minPoolSize: 2 or give the database more budget");
             assertThat(stalled.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement()
                     .satisfies(c -> assertThat(c.getReason()).isEqualTo("TargetProblem"));
@@ -136,7 +139,8 @@ class StalledRaiseE2E extends OperatorTestBase {
             }
         }
         // no manual step: nothing but the policy changed, and every pod runs the size the status shows
-        assertThat(livePods("kc")).hasSize(3).allSatisfy(p -> assertThat(env(p.getSpec().getContainers().get(0).getEnv(),
-                "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE")).isEqualTo("2"));
+        assertThat(livePods("kc")).hasSize(3)
+                .allSatisfy(p -> assertThat(env(p.getSpec().getContainers().get(0).getEnv(),
+                        "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE")).isEqualTo("2"));
     }
 }

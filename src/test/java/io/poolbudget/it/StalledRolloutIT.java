@@ -45,7 +45,7 @@ class StalledRolloutIT extends OperatorTestBase {
             if (!on.get() || action == Action.DELETED || pod.getMetadata().getDeletionTimestamp() != null
                     || !size.equals(env(pod.getSpec().getContainers().get(0).getEnv(), MAX)) || st == null
                     || st.getPodIP() == null || (st.getContainerStatuses() != null && st.getContainerStatuses().stream()
-                    .anyMatch(c -> c.getRestartCount() != null && c.getRestartCount() >= 3))) {
+                            .anyMatch(c -> c.getRestartCount() != null && c.getRestartCount() >= 3))) {
                 return;
             }
             try {
@@ -56,7 +56,8 @@ class StalledRolloutIT extends OperatorTestBase {
                                     new PodConditionBuilder().withType("ContainersReady").withStatus("False").build()));
                             p.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder().withName("app")
                                     .withImage(p.getSpec().getContainers().get(0).getImage()).withImageID("")
-                                    .withReady(false).withStarted(false).withRestartCount(3).withNewState().withNewWaiting()
+                                    .withReady(false).withStarted(false).withRestartCount(3).withNewState()
+                                    .withNewWaiting()
                                     .withReason("CrashLoopBackOff").endWaiting().endState().build()));
                             return p;
                         });
@@ -94,15 +95,18 @@ class StalledRolloutIT extends OperatorTestBase {
             create(deployment("b", 1, Map.of("db", "orders")));
             var stalled = awaitPolicy("db", p -> target(p, "a") != null && "Stalled".equals(target(p, "a").getState()));
             double seconds = (System.nanoTime() - joined) / 1e9;
-            System.out.printf("StalledRolloutIT: reported %.1f s after b joined (a's progressDeadlineSeconds 600)%n", seconds);
+            System.out.printf("StalledRolloutIT: reported %.1f s after b joined (a's progressDeadlineSeconds 600)%n",
+                    seconds);
             assertThat(seconds).as("seconds until reported, well inside the progress deadline").isLessThan(60);
-            assertThat(target(stalled, "a").getMessage()).startsWith("pool size 33 has not taken effect: its new pod a-")
+            assertThat(target(stalled, "a").getMessage())
+                    .startsWith("pool size 33 has not taken effect: its new pod a-")
                     .contains("does not start: container 'app' restarts without becoming Ready (CrashLoopBackOff)");
             assertThat(stalled.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement()
                     .satisfies(c -> {
                         assertThat(c.getStatus()).isEqualTo("False");
                         assertThat(c.getReason()).isEqualTo("TargetProblem");
-                        assertThat(c.getMessage()).startsWith("Deployment/a (Stalled: pool size 33 has not taken effect");
+                        assertThat(c.getMessage())
+                                .startsWith("Deployment/a (Stalled: pool size 33 has not taken effect");
                     });
             assertThat(target(stalled, "b").getState()).isEqualTo("Pending");
             assertThat(target(stalled, "b").getMessage()).contains("Deployment/a");

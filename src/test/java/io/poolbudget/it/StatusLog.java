@@ -40,12 +40,18 @@ final class StatusLog implements Watcher<PoolPolicy> {
         }
     }
 
-    synchronized List<String> alarms() { return List.copyOf(alarms); }
+    synchronized List<String> alarms() {
+        return List.copyOf(alarms);
+    }
 
-    synchronized long mostLive() { return mostLive; }
+    synchronized long mostLive() {
+        return mostLive;
+    }
 
     /** liveConnections of each status that ended an over-budget report (LiveOverBudget to anything else). */
-    synchronized List<Long> clears() { return List.copyOf(clears); }
+    synchronized List<Long> clears() {
+        return List.copyOf(clears);
+    }
 
     @Override
     public void onClose(WatcherException cause) {}

@@ -14,8 +14,10 @@ final class Tenant {
     private Tenant() {}
 
     static void create(KubernetesClient admin, String ns) {
-        admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata().withName("tenant")
-                .endMetadata().build()).create();
+        admin.serviceAccounts().inNamespace(ns)
+                .resource(new ServiceAccountBuilder().withNewMetadata().withName("tenant")
+                        .endMetadata().build())
+                .create();
         grant(admin, ns, "poolpolicies-only", new PolicyRuleBuilder().withApiGroups("poolbudget.io")
                 .withResources("poolpolicies").withVerbs("create", "get", "update", "patch").build());
     }
@@ -43,7 +45,8 @@ final class Tenant {
     /** The refusal's message for a writing policy in ns whose author may not patch that resource. */
     static String refusal(String ns, String resource) {
         return "a PoolPolicy that writes makes the operator patch its targets, and system:serviceaccount:" + ns
-                + ":tenant may not patch apps/" + resource + " in namespace " + ns + ": ask for that permission, or set "
+                + ":tenant may not patch apps/" + resource + " in namespace " + ns
+                + ": ask for that permission, or set "
                 + "spec.dryRun: true";
     }
 }

@@ -58,7 +58,11 @@ public final class TestCluster {
         return new TestCluster(kubeconfig);
     }
 
-    public Path kubeconfig() { return kubeconfig; }
+    public Path kubeconfig() {
+        return kubeconfig;
+    }
 
-    public KubernetesClient client() { return client; }
+    public KubernetesClient client() {
+        return client;
+    }
 }

@@ -33,7 +33,8 @@ class MetricsEndpointTest {
         var metrics = new PolicyMetrics(REGISTRY, Clock.fixed(Instant.parse("2026-11-22T10:00:00Z"), ZoneOffset.UTC));
         // 300 policies of 10 targets: ~0.4 MB of text, several chunks
         for (int p = 0; p < 300; p++) {
-            TargetStatus[] targets = IntStream.range(0, 10).mapToObj(t -> PolicyMetricsTest.target("svc-" + t, 2, 3, 4, 3))
+            TargetStatus[] targets = IntStream.range(0, 10)
+                    .mapToObj(t -> PolicyMetricsTest.target("svc-" + t, 2, 3, 4, 3))
                     .toArray(TargetStatus[]::new);
             metrics.record("scale-" + p, "db", "orders", PolicyMetricsTest.status(200, 120, targets));
         }

@@ -86,7 +86,8 @@ class PolicyMetricsTest {
         metrics.record("shop", "p", "db", status(12, 10, target("api", 4, 2, 5, 2)));
         assertThat(scrape()).doesNotContain("workload=\"old\"").contains("workload=\"api\"");
         metrics.remove("shop", "p");
-        assertThat(scrape()).doesNotContain("policy=\"p\"").contains("policy=\"q\"").contains("poolbudget_policies 1.0");
+        assertThat(scrape()).doesNotContain("policy=\"p\"").contains("policy=\"q\"")
+                .contains("poolbudget_policies 1.0");
     }
 
     @Test
@@ -95,7 +96,8 @@ class PolicyMetricsTest {
         nothing.setState("NotFound");
         nothing.setMessage("selector app=x matches no Deployment");
         metrics.record("shop", "p", "db", status(12, 0, nothing));
-        assertThat(scrape()).doesNotContain("poolbudget_target_").contains("poolbudget_budget_connections{database=\"db\"");
+        assertThat(scrape()).doesNotContain("poolbudget_target_")
+                .contains("poolbudget_budget_connections{database=\"db\"");
     }
 
     @Test
@@ -146,7 +148,8 @@ class PolicyMetricsTest {
         st.setLiveConnections(List.of(targets).stream().filter(t -> t.getLiveConnections() != null)
                 .mapToLong(TargetStatus::getLiveConnections).sum());
         st.setTargetStates(Map.of("Applied", (int) List.of(targets).stream().filter(t -> t.getState().equals("Applied"))
-                .count(), "Pending", (int) List.of(targets).stream().filter(t -> t.getState().equals("Pending")).count()));
+                .count(), "Pending",
+                (int) List.of(targets).stream().filter(t -> t.getState().equals("Pending")).count()));
         st.setConditions(new java.util.ArrayList<>(List.of(
                 new ConditionBuilder().withType(Conditions.READY).withStatus(Conditions.TRUE).build(),
                 new ConditionBuilder().withType(Conditions.OVERSUBSCRIBED).withStatus(Conditions.FALSE).build())));

@@ -57,13 +57,15 @@ class SharedBudgetsTest {
         var a = policy("a", "orders", null);
         var b = policy("b", "billing", null);
         var c = policy("c", "intruder", null);
-        var shared = new SharedBudgets(List.of(PG), List.of(ns("a", true), ns("b", true), ns("c", false)), List.of(a, b, c), List.of());
+        var shared = new SharedBudgets(List.of(PG), List.of(ns("a", true), ns("b", true), ns("c", false)),
+                List.of(a, b, c), List.of());
         // 9 × 2 = 18; a weight 2, b weight 1 (the default): 12 and 6; c is not selected
         assertThat(shared.shareOf(a).connections()).isEqualTo(12);
         assertThat(shared.shareOf(b).connections()).isEqualTo(6);
-        assertThat(shared.shareOf(b).explanation()).isEqualTo("this namespace's share of DatabaseBudget pg is 6 of 18: namespace b weight 1 "
-                + "of 3 (2 namespaces) → 6; where budget 18 = cores 9 × 2 per core + 0 effective spindles = 18; "
-                + "no maxConnections cap");
+        assertThat(shared.shareOf(b).explanation())
+                .isEqualTo("this namespace's share of DatabaseBudget pg is 6 of 18: namespace b weight 1 "
+                        + "of 3 (2 namespaces) → 6; where budget 18 = cores 9 × 2 per core + 0 effective spindles = 18; "
+                        + "no maxConnections cap");
         assertThatThrownBy(() -> shared.shareOf(c)).isInstanceOf(InvalidPolicyException.class)
                 .hasMessage("spec.databaseRef DatabaseBudget pg does not admit namespace c (its namespaceSelector is "
                         + "db=pg): ask its owner to select this namespace, or give this policy its own spec.database");
@@ -78,15 +80,16 @@ class SharedBudgetsTest {
 
     @Test
     void aRaiseWaitsForAnotherNamespaceStillPlanningWithMoreThanItsShareNow() {
-        var a = policy("a", "orders", 18L);   // planned alone with all 18; b has just joined
+        var a = policy("a", "orders", 18L); // planned alone with all 18; b has just joined
         var b = policy("b", "billing", null);
         var shared = new SharedBudgets(List.of(PG), List.of(ns("a", true), ns("b", true)), List.of(a, b), List.of());
         assertThat(shared.blockers(b)).containsExactly(
                 "PoolPolicy a/orders (DatabaseBudget pg) still plans with 18, its share is now 12");
-        assertThat(shared.blockers(a)).containsExactly("PoolPolicy b/billing (DatabaseBudget pg) has not been planned yet");
+        assertThat(shared.blockers(a))
+                .containsExactly("PoolPolicy b/billing (DatabaseBudget pg) has not been planned yet");
 
         a.getStatus().getBudget().setConnections(12L);
-        a.getStatus().setLiveConnections(14L);   // its old pods still hold more
+        a.getStatus().setLiveConnections(14L); // its old pods still hold more
         assertThat(shared.blockers(b)).containsExactly(
                 "PoolPolicy a/orders (DatabaseBudget pg) holds 14 connections, more than its share 12");
         a.getStatus().setLiveConnections(12L);
@@ -94,14 +97,14 @@ class SharedBudgetsTest {
     }
 
     private static SharedBudgets.Holding pod(String namespace, String policy, String budget, long connections,
-                                             boolean terminating) {
+            boolean terminating) {
         return new SharedBudgets.Holding(budget, namespace, policy, connections, terminating);
     }
 
     @Test
     void podsOfARefusedNamespaceKeepCountingAndTheAdmittedOnesSplitOnlyTheRest() {
         var a = policy("a", "orders", 12L);
-        var b = policy("b", "billing", 6L);   // b's namespace has just left the selector
+        var b = policy("b", "billing", 6L); // b's namespace has just left the selector
         var holdings = List.of(pod("a", "orders", "pg", 3, false), pod("b", "billing", "pg", 5, false),
                 pod("b", "billing", "pg", 5, false));
         var shared = new SharedBudgets(List.of(PG), List.of(ns("a", true), ns("b", false)), List.of(a, b), holdings);
@@ -117,8 +120,9 @@ class SharedBudgetsTest {
         var leaving = new SharedBudgets(List.of(PG), List.of(ns("a", true), ns("b", false)), List.of(a, b),
                 List.of(pod("b", "billing", "pg", 5, true)));
         assertThat(leaving.shareOf(a).connections()).isEqualTo(13);
-        assertThat(leaving.blockers(a)).containsExactly("1 pod(s) of PoolPolicy b/billing (namespace b is not selected) "
-                + "still hold connections of DatabaseBudget pg while they shut down");
+        assertThat(leaving.blockers(a))
+                .containsExactly("1 pod(s) of PoolPolicy b/billing (namespace b is not selected) "
+                        + "still hold connections of DatabaseBudget pg while they shut down");
 
         // gone: a has the whole budget
         var gone = new SharedBudgets(List.of(PG), List.of(ns("a", true), ns("b", false)), List.of(a, b), List.of());
@@ -129,13 +133,14 @@ class SharedBudgetsTest {
     void podsCountAgainstTheBudgetTheyRecordWhateverBecameOfTheirPolicy() {
         var a = policy("a", "orders", 12L);
         var moved = policy("b", "billing", 6L);
-        moved.getSpec().setDatabaseRef(null);   // has its own spec.database now
+        moved.getSpec().setDatabaseRef(null); // has its own spec.database now
         var holdings = List.of(pod("b", "billing", "pg", 4, false), pod("b", "gone", "pg", 2, false),
-                pod("b", "billing", null, 7, false));   // recorded no budget, its policy draws on none now: not pg's
+                pod("b", "billing", null, 7, false)); // recorded no budget, its policy draws on none now: not pg's
         var shared = new SharedBudgets(List.of(PG), List.of(ns("a", true), ns("b", true)), List.of(a, moved), holdings);
-        assertThat(shared.outside(PG)).extracting(o -> o.policy() + " " + o.connections() + " " + o.why()).containsExactly(
-                "billing 4 its PoolPolicy has its own spec.database now", "gone 2 its PoolPolicy is gone");
-        assertThat(shared.shareOf(a).connections()).isEqualTo(12);   // 18 − 6
+        assertThat(shared.outside(PG)).extracting(o -> o.policy() + " " + o.connections() + " " + o.why())
+                .containsExactly(
+                        "billing 4 its PoolPolicy has its own spec.database now", "gone 2 its PoolPolicy is gone");
+        assertThat(shared.shareOf(a).connections()).isEqualTo(12); // 18 − 6
 
         // a pod that recorded no budget counts by its policy's reference (sized before pods recorded it)
         var refused = policy("b", "legacy", 6L);
@@ -166,9 +171,11 @@ class SharedBudgetsTest {
                   namespaceSelector: {matchExpressions: [{key: team, operator: Bogus, values: [x]}]}
                 """, DatabaseBudget.class);
         var a = policy("a", "orders", null);
-        assertThatThrownBy(() -> new SharedBudgets(List.of(bogus), List.of(ns("a", true)), List.of(a), List.of()).shareOf(a))
+        assertThatThrownBy(
+                () -> new SharedBudgets(List.of(bogus), List.of(ns("a", true)), List.of(a), List.of()).shareOf(a))
                 .isInstanceOf(InvalidPolicyException.class)
-                .hasMessage("DatabaseBudget pg spec.namespaceSelector matchExpressions[0].operator 'Bogus' is not one of "
-                        + "In, NotIn, Exists, DoesNotExist: use one of those");
+                .hasMessage(
+                        "DatabaseBudget pg spec.namespaceSelector matchExpressions[0].operator 'Bogus' is not one of "
+                                + "In, NotIn, Exists, DoesNotExist: use one of those");
     }
 }

@@ -15,7 +15,8 @@ class ShutdownTest {
     private static PodTemplateSpec template(LifecycleHandler preStop, Integer readinessDelay) {
         return new PodTemplateSpecBuilder().withNewSpec().addNewContainer().withName("app").withNewLifecycle()
                 .withPreStop(preStop).endLifecycle().withNewReadinessProbe().withInitialDelaySeconds(readinessDelay)
-                .endReadinessProbe().endContainer().addNewContainer().withName("sidecar").endContainer().endSpec().build();
+                .endReadinessProbe().endContainer().addNewContainer().withName("sidecar").endContainer().endSpec()
+                .build();
     }
 
     private static LifecycleHandler sleep(long seconds) {
@@ -42,13 +43,13 @@ class ShutdownTest {
 
     @ParameterizedTest(name = "preStop {0}s, minReady {1}s, readiness delay {2}s, seen Ready in {3}s: {4} steps")
     @CsvSource(nullValues = "-", value = {
-        " 0, 0,  0,  -, 1",   // no preStop: one step
-        "12, 0,  0,  8, 2",   // measured here: a JVM pod Ready in ~8 s, a 12 s preStop spans 2 steps
-        " 3, 0,  0,  8, 1",
-        "12, 0,  0,  0, 12",  // pods Ready at once (counted as 1 s): every second is a step
-        "12, 5,  0,  1, 2",   // minReadySeconds lengthens a step
-        "12, 0, 10,  -, 2",   // before any pod is seen Ready: the readiness delay bounds a step
-        "12, 0,  0,  -, 1",   // nothing known yet: one step, and what is seen terminating teaches
+            " 0, 0,  0,  -, 1", // no preStop: one step
+            "12, 0,  0,  8, 2", // measured here: a JVM pod Ready in ~8 s, a 12 s preStop spans 2 steps
+            " 3, 0,  0,  8, 1",
+            "12, 0,  0,  0, 12", // pods Ready at once (counted as 1 s): every second is a step
+            "12, 5,  0,  1, 2", // minReadySeconds lengthens a step
+            "12, 0, 10,  -, 2", // before any pod is seen Ready: the readiness delay bounds a step
+            "12, 0,  0,  -, 1", // nothing known yet: one step, and what is seen terminating teaches
     })
     void stepsAShutdownSpans(int preStop, int minReady, int delay, Integer observed, int steps) {
         assertThat(new Shutdown(preStop, minReady, delay).steps(observed)).isEqualTo(steps);

@@ -46,13 +46,15 @@ class TerminatingMarksTest {
     @Test
     void anUndoToARememberedRevisionRaisesItsMarkInPlace() {
         var marks = List.of(new Mark("a", 1), new Mark("b", 1));
-        assertThat(TerminatingMarks.update(marks, new Overlap("a", 2))).containsExactly(new Mark("a", 2), new Mark("b", 1));
+        assertThat(TerminatingMarks.update(marks, new Overlap("a", 2))).containsExactly(new Mark("a", 2),
+                new Mark("b", 1));
     }
 
     /** The plan never allows for fewer than the pods it sees now, and remembers no more than three rollouts. */
     @Property
-    void theMarksCoverWhatTerminatesNowAndStayBounded(@ForAll @Size(max = 12) List<@IntRange(max = 5) Integer> revisions,
-                                                      @ForAll @Size(max = 12) List<@IntRange(max = 50) Integer> counts) {
+    void theMarksCoverWhatTerminatesNowAndStayBounded(
+            @ForAll @Size(max = 12) List<@IntRange(max = 5) Integer> revisions,
+            @ForAll @Size(max = 12) List<@IntRange(max = 50) Integer> counts) {
         List<Mark> marks = List.of();
         List<Overlap> seen = new ArrayList<>();
         for (int i = 0; i < Math.min(revisions.size(), counts.size()); i++) {
@@ -62,8 +64,9 @@ class TerminatingMarksTest {
             assertThat(TerminatingMarks.most(marks)).isGreaterThanOrEqualTo(now.oldTerminating());
             assertThat(marks).hasSizeLessThanOrEqualTo(TerminatingMarks.REMEMBERED);
             assertThat(marks).extracting(Mark::revision).doesNotHaveDuplicates();
-            assertThat(TerminatingMarks.most(marks)).isLessThanOrEqualTo(seen.stream().mapToLong(Overlap::oldTerminating)
-                    .max().orElse(0));
+            assertThat(TerminatingMarks.most(marks))
+                    .isLessThanOrEqualTo(seen.stream().mapToLong(Overlap::oldTerminating)
+                            .max().orElse(0));
         }
     }
 }

@@ -48,8 +48,10 @@ class BudgetTest {
                 + "budget 6 = maxConnections 20 − 14 reserved = 6");
         assertThat(Budget.of(new DatabaseInput(4, 0, 2, null, 0, null, 1)))
                 .isEqualTo(Budget.of(new DatabaseInput(4, 0, 2, null, 0, null)));
-        assertThat(Budget.of(new DatabaseInput(Limits.CORES, Limits.SPINDLES, Limits.CONNECTIONS_PER_CORE, null, 0, null,
-                Limits.INSTANCES)).connections()).isEqualTo(100_100_000_000L);
+        assertThat(
+                Budget.of(new DatabaseInput(Limits.CORES, Limits.SPINDLES, Limits.CONNECTIONS_PER_CORE, null, 0, null,
+                        Limits.INSTANCES)).connections())
+                .isEqualTo(100_100_000_000L);
     }
 
     @Test
@@ -65,7 +67,8 @@ class BudgetTest {
         assertThatThrownBy(() -> new DatabaseInput(0, 0, 2, null, 0, null))
                 .isInstanceOf(InvalidInputException.class).hasMessage("database.cores must be at least 1, got 0");
         assertThatThrownBy(() -> new DatabaseInput(4, 0, 2, 10, 10, null))
-                .hasMessageStartingWith("database.reservedConnections must be below database.maxConnections (10 >= 10)");
+                .hasMessageStartingWith(
+                        "database.reservedConnections must be below database.maxConnections (10 >= 10)");
     }
 
     @Test

@@ -25,8 +25,8 @@ class KneeTest {
     }
 
     @Property
-    void theKneeIsWithinToleranceOfTheBestAndNoSmallerLevelIs(@ForAll @Size(min = 1, max = 20) List<@DoubleRange(min = 1,
-            max = 10_000) Double> tps) {
+    void theKneeIsWithinToleranceOfTheBestAndNoSmallerLevelIs(
+            @ForAll @Size(min = 1, max = 20) List<@DoubleRange(min = 1, max = 10_000) Double> tps) {
         List<Knee.Point> sweep = new ArrayList<>();
         for (int i = 0; i < tps.size(); i++) {
             sweep.add(new Knee.Point(i + 1, tps.get(i), 1));
@@ -34,6 +34,7 @@ class KneeTest {
         var knee = Knee.of(sweep, 0.05);
         double best = Knee.best(sweep).tps();
         assertThat(knee.tps()).isGreaterThanOrEqualTo(best * 0.95);
-        assertThat(sweep.stream().filter(p -> p.connections() < knee.connections())).allMatch(p -> p.tps() < best * 0.95);
+        assertThat(sweep.stream().filter(p -> p.connections() < knee.connections()))
+                .allMatch(p -> p.tps() < best * 0.95);
     }
 }

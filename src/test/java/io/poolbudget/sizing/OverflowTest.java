@@ -25,14 +25,16 @@ class OverflowTest {
         var a = PoolSizer.allocate(DatabaseInput.ofCores(8), List.of(t));
         assertThat(a.verdict()).isEqualTo(Allocation.Verdict.OVERSUBSCRIBED);
         // 25% surge of 2³¹ − 1 rounds up to 536,870,912; the terminating allowance is one step of surge + unavailable
-        assertThat(a.target("Deployment/web").peak().total()).isEqualTo(INT_MAX + 536_870_912L + 536_870_912L + 536_870_911L);
+        assertThat(a.target("Deployment/web").peak().total())
+                .isEqualTo(INT_MAX + 536_870_912L + 536_870_912L + 536_870_911L);
         assertThat(a.ratio()).isGreaterThan(1e8);
     }
 
     @Test
     void aHugePercentageSurgeOnTheLargestReplicaCountStillCounts() {
         var rollout = new Rollout.RollingUpdate(IntOrPercent.percent(INT_MAX), IntOrPercent.percent(100));
-        var t = TargetInput.builder("Deployment/web").replicas(INT_MAX).rollout(rollout).poolsPerPod(Limits.POOLS_PER_POD)
+        var t = TargetInput.builder("Deployment/web").replicas(INT_MAX).rollout(rollout)
+                .poolsPerPod(Limits.POOLS_PER_POD)
                 .minPoolSize(Limits.POOL_SIZE).build();
         var a = PoolSizer.allocate(largest(), List.of(t));
         assertThat(a.verdict()).isEqualTo(Allocation.Verdict.OVERSUBSCRIBED);
@@ -56,7 +58,8 @@ class OverflowTest {
 
     @Test
     void fixedReplicasAtTheLimitFitOrAreOversubscribed() {
-        var t = TargetInput.builder("Deployment/web").replicas(0).basis(Basis.FIXED).fixedReplicas(Limits.REPLICAS).build();
+        var t = TargetInput.builder("Deployment/web").replicas(0).basis(Basis.FIXED).fixedReplicas(Limits.REPLICAS)
+                .build();
         var a = PoolSizer.allocate(DatabaseInput.ofCores(8), List.of(t));
         assertThat(a.verdict()).isEqualTo(Allocation.Verdict.OVERSUBSCRIBED);
         assertThat(a.target("Deployment/web").peak().total()).isEqualTo(1_000_000 + 250_000 + 500_000);

@@ -88,8 +88,9 @@ class PeakPodsTest {
         assertThat(one.terminating()).isEqualTo(2);
         var three = PeakPods.of(TargetInput.builder("d").replicas(10).rollout(rollout).shutdownSteps(3).build());
         assertThat(three.terminating()).isEqualTo(6);
-        assertThat(three.explanation()).contains("6 terminating (old pods of 3 rollout steps of 2 may terminate at once: "
-                + "its preStop outlasts a step");
+        assertThat(three.explanation())
+                .contains("6 terminating (old pods of 3 rollout steps of 2 may terminate at once: "
+                        + "its preStop outlasts a step");
         var many = PeakPods.of(TargetInput.builder("d").replicas(10).rollout(rollout).shutdownSteps(50).build());
         assertThat(many.terminating()).as("at most the old pods there are").isEqualTo(10);
         var seenMore = PeakPods.of(TargetInput.builder("d").replicas(10).rollout(rollout).shutdownSteps(2)
@@ -99,7 +100,8 @@ class PeakPodsTest {
         var declared = PeakPods.of(TargetInput.builder("d").replicas(10).rollout(rollout).shutdownSteps(3)
                 .terminatingPods(1).build());
         assertThat(declared.terminating()).as("terminatingPods wins").isEqualTo(1);
-        var ordered = PeakPods.of(TargetInput.builder("s").replicas(3).rollout(new Rollout.Ordered()).shutdownSteps(4).build());
+        var ordered = PeakPods
+                .of(TargetInput.builder("s").replicas(3).rollout(new Rollout.Ordered()).shutdownSteps(4).build());
         assertThat(ordered.terminating()).as("a StatefulSet never overlaps old and new pods").isZero();
     }
 
@@ -122,7 +124,8 @@ class PeakPodsTest {
 
     @Test
     void hpaMaxBelowCurrentReplicasPlansForTheRunningPods() {
-        var peak = PeakPods.of(TargetInput.builder("d").replicas(8).hpaMaxReplicas(5).rollout(new Rollout.Recreate()).build());
+        var peak = PeakPods
+                .of(TargetInput.builder("d").replicas(8).hpaMaxReplicas(5).rollout(new Rollout.Recreate()).build());
         assertThat(peak.basisReplicas()).isEqualTo(8);
         assertThat(peak.explanation()).contains("HPA maxReplicas 5, but 8 replicas run now");
     }
@@ -135,7 +138,8 @@ class PeakPodsTest {
         var fixed = PeakPods.of(TargetInput.builder("d").replicas(2).basis(Basis.FIXED).fixedReplicas(7)
                 .rollout(new Rollout.Recreate()).build());
         assertThat(fixed.total()).isEqualTo(7);
-        var noHpa = PeakPods.of(TargetInput.builder("d").replicas(2).basis(Basis.HPA_MAX).rollout(new Rollout.Recreate()).build());
+        var noHpa = PeakPods
+                .of(TargetInput.builder("d").replicas(2).basis(Basis.HPA_MAX).rollout(new Rollout.Recreate()).build());
         assertThat(noHpa.total()).isEqualTo(2);
         assertThat(noHpa.explanation()).contains("no HPA scales it");
     }
@@ -148,9 +152,11 @@ class PeakPodsTest {
     @Test
     void badTargetsNameTheField() {
         assertThatThrownBy(() -> TargetInput.builder("d").field("targets[2]").minPoolSize(5).maxPoolSize(3).build())
-                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("targets[2].minPoolSize must not exceed maxPoolSize");
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageStartingWith("targets[2].minPoolSize must not exceed maxPoolSize");
         assertThatThrownBy(() -> TargetInput.builder("d").field("targets[0]").basis(Basis.FIXED).build())
                 .hasMessageStartingWith("targets[0].fixedReplicas is required with basis Fixed");
-        assertThatThrownBy(() -> IntOrPercent.parse("a lot")).hasMessageContaining("neither a whole number nor a percentage");
+        assertThatThrownBy(() -> IntOrPercent.parse("a lot"))
+                .hasMessageContaining("neither a whole number nor a percentage");
     }
 }

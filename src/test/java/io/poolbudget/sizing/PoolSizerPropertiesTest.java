@@ -21,7 +21,7 @@ class PoolSizerPropertiesTest {
 
     @Property(tries = 500)
     void neverExceedsTheBudgetWhenTheMinimumsFit(@ForAll("targets") List<TargetInput> targets,
-                                                 @ForAll @IntRange(min = 1, max = 3000) int budget) {
+            @ForAll @IntRange(min = 1, max = 3000) int budget) {
         var a = PoolSizer.allocate(db(budget), targets);
         long minimums = a.targets().stream().mapToLong(t -> t.peak().cost()
                 * targets.stream().filter(i -> i.id().equals(t.id())).findFirst().orElseThrow().minPoolSize()).sum();
@@ -43,8 +43,8 @@ class PoolSizerPropertiesTest {
 
     @Property(tries = 500)
     void moreBudgetNeverLowersASize(@ForAll("targets") List<TargetInput> targets,
-                                    @ForAll @IntRange(min = 1, max = 3000) int budget,
-                                    @ForAll @IntRange(min = 1, max = 500) int more) {
+            @ForAll @IntRange(min = 1, max = 3000) int budget,
+            @ForAll @IntRange(min = 1, max = 500) int more) {
         var before = sizes(PoolSizer.allocate(db(budget), targets));
         var after = sizes(PoolSizer.allocate(db(budget + more), targets));
         before.forEach((id, size) -> assertThat(after.get(id)).as(id).isGreaterThanOrEqualTo(size));
@@ -52,23 +52,23 @@ class PoolSizerPropertiesTest {
 
     @Property(tries = 500)
     void morePodsSeenTerminatingNeverRaiseTheirSize(@ForAll("targets") List<TargetInput> targets,
-                                                    @ForAll @IntRange(min = 1, max = 3000) int budget,
-                                                    @ForAll @IntRange(min = 0, max = 100) int which,
-                                                    @ForAll @IntRange(min = 1, max = 50) int seen) {
+            @ForAll @IntRange(min = 1, max = 3000) int budget,
+            @ForAll @IntRange(min = 0, max = 100) int which,
+            @ForAll @IntRange(min = 1, max = 50) int seen) {
         assertMorePeakPodsNeverRaiseItsSize(targets, budget, which, b -> b.seenTerminating(seen));
     }
 
     @Property(tries = 500)
     void aLongerShutdownNeverRaisesASize(@ForAll("targets") List<TargetInput> targets,
-                                         @ForAll @IntRange(min = 1, max = 3000) int budget,
-                                         @ForAll @IntRange(min = 0, max = 100) int which,
-                                         @ForAll @IntRange(min = 2, max = 20) int steps) {
+            @ForAll @IntRange(min = 1, max = 3000) int budget,
+            @ForAll @IntRange(min = 0, max = 100) int which,
+            @ForAll @IntRange(min = 2, max = 20) int steps) {
         assertMorePeakPodsNeverRaiseItsSize(targets, budget, which, b -> b.shutdownSteps(steps));
     }
 
     /** One target changed so that it may have more old pods at once: never fewer peak pods, never a larger size. */
     private static void assertMorePeakPodsNeverRaiseItsSize(List<TargetInput> targets, int budget, int which,
-                                                            java.util.function.UnaryOperator<TargetInput.Builder> change) {
+            java.util.function.UnaryOperator<TargetInput.Builder> change) {
         int k = which % targets.size();
         var changed = new ArrayList<>(targets);
         TargetInput t = targets.get(k);
@@ -81,9 +81,9 @@ class PoolSizerPropertiesTest {
 
     @Property(tries = 500)
     void moreReplicasNeverRaiseASize(@ForAll("targets") List<TargetInput> targets,
-                                     @ForAll @IntRange(min = 1, max = 3000) int budget,
-                                     @ForAll @IntRange(min = 0, max = 100) int which,
-                                     @ForAll @IntRange(min = 1, max = 20) int more) {
+            @ForAll @IntRange(min = 1, max = 3000) int budget,
+            @ForAll @IntRange(min = 0, max = 100) int which,
+            @ForAll @IntRange(min = 1, max = 20) int more) {
         int k = which % targets.size();
         var grown = new ArrayList<>(targets);
         TargetInput t = targets.get(k);
@@ -95,7 +95,7 @@ class PoolSizerPropertiesTest {
 
     @Property(tries = 500)
     void sizesFollowWeightsWithinRounding(@ForAll("targets") List<TargetInput> targets,
-                                          @ForAll @IntRange(min = 1, max = 3000) int budget) {
+            @ForAll @IntRange(min = 1, max = 3000) int budget) {
         var a = PoolSizer.allocate(db(budget), targets);
         if (a.verdict() != Allocation.Verdict.FITS) {
             return;
@@ -105,7 +105,8 @@ class PoolSizerPropertiesTest {
                 int si = a.target(i.id()).poolSize();
                 int sj = a.target(j.id()).poolSize();
                 boolean iAboveMin = si > i.minPoolSize() && a.target(i.id()).peak().total() > 0;
-                boolean jBelowMax = (j.maxPoolSize() == null || sj < j.maxPoolSize()) && a.target(j.id()).peak().total() > 0;
+                boolean jBelowMax = (j.maxPoolSize() == null || sj < j.maxPoolSize())
+                        && a.target(j.id()).peak().total() > 0;
                 if (i != j && iAboveMin && jBelowMax) {
                     // Sainte-Laguë: i's last step outranked j's next one.
                     assertThat((2L * si - 1) * j.weight()).as("%s=%d (w%d) vs %s=%d (w%d)", i.id(), si, i.weight(),
@@ -117,7 +118,7 @@ class PoolSizerPropertiesTest {
 
     @Property(tries = 300)
     void theOrderOfTargetsChangesNothing(@ForAll("targets") List<TargetInput> targets,
-                                         @ForAll @IntRange(min = 1, max = 3000) int budget, @ForAll long seed) {
+            @ForAll @IntRange(min = 1, max = 3000) int budget, @ForAll long seed) {
         var shuffled = new ArrayList<>(targets);
         Collections.shuffle(shuffled, new Random(seed));
         var a = PoolSizer.allocate(db(budget), targets);
@@ -129,7 +130,7 @@ class PoolSizerPropertiesTest {
 
     @Property(tries = 1000)
     void fastApportionmentMatchesTheStepByStepDefinition(@ForAll("targets") List<TargetInput> targets,
-                                                         @ForAll @IntRange(min = 0, max = 3000) int spare) {
+            @ForAll @IntRange(min = 0, max = 3000) int spare) {
         var input = PoolSizer.apportionment(targets, targets.stream().map(PeakPods::of).toArray(PeakPods[]::new), 3000);
         int[] fast = input.apportion(spare).sizes();
         assertThat(fast).isEqualTo(ReferenceApportionment.apportion(spare, input));
@@ -138,8 +139,9 @@ class PoolSizerPropertiesTest {
     /** Large inputs, where the fast path bisects over many thousands of steps before sorting the rest. */
     @Property(tries = 40)
     void fastApportionmentMatchesTheDefinitionOnLargeInputs(@ForAll("manyTargets") List<TargetInput> targets,
-                                                            @ForAll @IntRange(min = 0, max = 200_000) int spare) {
-        var input = PoolSizer.apportionment(targets, targets.stream().map(PeakPods::of).toArray(PeakPods[]::new), 400_000);
+            @ForAll @IntRange(min = 0, max = 200_000) int spare) {
+        var input = PoolSizer.apportionment(targets, targets.stream().map(PeakPods::of).toArray(PeakPods[]::new),
+                400_000);
         assertThat(input.apportion(spare).sizes()).isEqualTo(ReferenceApportionment.apportion(spare, input));
     }
 

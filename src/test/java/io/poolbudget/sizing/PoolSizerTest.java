@@ -21,7 +21,8 @@ class PoolSizerTest {
     void aPoolOfOneKeptThereByTheRolloutReserveIsExplainedWithWhatToChange() {
         // 2 replicas + 1 surge + 1 terminating = 4 peak pods; budget 4 -> 1 per pod, the running pods use 2 of 4
         var rolling = Rollout.RollingUpdate.DEFAULT;
-        var small = PoolSizer.allocate(budget(4), List.of(TargetInput.builder("api").replicas(2).rollout(rolling).build()));
+        var small = PoolSizer.allocate(budget(4),
+                List.of(TargetInput.builder("api").replicas(2).rollout(rolling).build()));
         assertThat(small.target("api").poolSize()).isEqualTo(1);
         assertThat(small.target("api").reserveAdvice(4)).isEqualTo("api gets a pool of 1 per pod: its rollout reserve "
                 + "(2 of its 4 peak pods) is counted at the same pool, so in steady state its running pods use 2 of the "
@@ -30,14 +31,19 @@ class PoolSizerTest {
                 + "(Keycloak does at start-up) cannot run on a pool of 1: give it target.minPoolSize: 2.");
         // no reserve (Recreate): only what an app that cannot start on 1 needs (issue 41)
         assertThat(PoolSizer.allocate(budget(2), List.of(pods("api", 2).field("spec.targets[3]").build())).target("api")
-                .reserveAdvice(2)).isEqualTo("api gets a pool of 1 per pod. An app that takes a second connection while "
-                + "it holds one (Keycloak does at start-up) cannot run on a pool of 1: give it "
-                + "spec.targets[3].minPoolSize: 2, or more budget (check with plan).");
+                .reserveAdvice(2))
+                .isEqualTo("api gets a pool of 1 per pod. An app that takes a second connection while "
+                        + "it holds one (Keycloak does at start-up) cannot run on a pool of 1: give it "
+                        + "spec.targets[3].minPoolSize: 2, or more budget (check with plan).");
         // quiet: a larger pool, a minPoolSize above 1 (it cannot be 1 then), or no pods
-        assertThat(PoolSizer.allocate(budget(8), List.of(TargetInput.builder("api").replicas(2).rollout(rolling).build()))
-                .target("api").reserveAdvice(8)).isNull();
-        assertThat(PoolSizer.allocate(budget(4), List.of(TargetInput.builder("api").replicas(0).rollout(rolling).build()))
-                .target("api").reserveAdvice(4)).isNull();
+        assertThat(
+                PoolSizer.allocate(budget(8), List.of(TargetInput.builder("api").replicas(2).rollout(rolling).build()))
+                        .target("api").reserveAdvice(8))
+                .isNull();
+        assertThat(
+                PoolSizer.allocate(budget(4), List.of(TargetInput.builder("api").replicas(0).rollout(rolling).build()))
+                        .target("api").reserveAdvice(4))
+                .isNull();
     }
 
     @Test
@@ -60,7 +66,8 @@ class PoolSizerTest {
 
     @Test
     void weightsOneToAThousand() {
-        var a = PoolSizer.allocate(budget(100), List.of(pods("light", 1).build(), pods("heavy", 1).weight(1000).build()));
+        var a = PoolSizer.allocate(budget(100),
+                List.of(pods("light", 1).build(), pods("heavy", 1).weight(1000).build()));
         assertThat(a.target("light").poolSize()).isEqualTo(1); // its share (0.1) is below minPoolSize 1
         assertThat(a.target("heavy").poolSize()).isEqualTo(99);
         assertThat(a.target("light").explanation()).contains("raised to minPoolSize 1");
@@ -68,7 +75,8 @@ class PoolSizerTest {
 
     @Test
     void aMinimumAboveItsShareIsHeldAndTheOthersShareTheRest() {
-        var a = PoolSizer.allocate(budget(12), List.of(pods("big", 1).minPoolSize(10).build(), pods("small", 1).build()));
+        var a = PoolSizer.allocate(budget(12),
+                List.of(pods("big", 1).minPoolSize(10).build(), pods("small", 1).build()));
         assertThat(a.target("big").poolSize()).isEqualTo(10);
         assertThat(a.target("small").poolSize()).isEqualTo(2);
         assertThat(a.allocated()).isEqualTo(12);
@@ -76,7 +84,8 @@ class PoolSizerTest {
 
     @Test
     void leftoverBudgetAtMaxPoolSizeIsReportedNotHandedOut() {
-        var a = PoolSizer.allocate(budget(100), List.of(pods("a", 1).maxPoolSize(2).build(), pods("b", 1).maxPoolSize(3).build()));
+        var a = PoolSizer.allocate(budget(100),
+                List.of(pods("a", 1).maxPoolSize(2).build(), pods("b", 1).maxPoolSize(3).build()));
         assertThat(a.target("a").poolSize()).isEqualTo(2);
         assertThat(a.target("b").poolSize()).isEqualTo(3);
         assertThat(a.unallocated()).isEqualTo(95);
@@ -119,7 +128,8 @@ class PoolSizerTest {
         // busy costs 2 per step, idle nothing. Fair order (ties by id): busy 1→2, 2→3, 3→4, idle 3→4,
         // busy 4→5, idle 4→5, then busy 5→6 needs 2 of the 0 left. So both end at 5 and busy's pods
         // hold 10 connections. Should idle scale up, it can only get less (its steps start to cost).
-        var a = PoolSizer.allocate(budget(10), List.of(pods("idle", 0).minPoolSize(3).build(), pods("busy", 2).build()));
+        var a = PoolSizer.allocate(budget(10),
+                List.of(pods("idle", 0).minPoolSize(3).build(), pods("busy", 2).build()));
         assertThat(a.target("idle").poolSize()).isEqualTo(5);
         assertThat(a.target("idle").connections()).isZero();
         assertThat(a.target("idle").explanation()).contains("no pods planned, so it uses no budget");

@@ -17,7 +17,8 @@ final class ReferenceApportionment {
         int[] min = input.min();
         int[] sizes = min.clone();
         var queue = new PriorityQueue<Integer>((a, b) -> {
-            int byPriority = Long.compare((long) weight[b] * (2L * sizes[a] + 1), (long) weight[a] * (2L * sizes[b] + 1));
+            int byPriority = Long.compare((long) weight[b] * (2L * sizes[a] + 1),
+                    (long) weight[a] * (2L * sizes[b] + 1));
             return byPriority != 0 ? byPriority : id[a].compareTo(id[b]);
         });
         for (int i = 0; i < cost.length; i++) {

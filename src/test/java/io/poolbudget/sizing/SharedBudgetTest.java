@@ -45,21 +45,24 @@ class SharedBudgetTest {
     void theRemainderGoesToTheLargestFractionsThenByName() {
         // 10 × 1/3 = 3.33 each: one namespace gets the leftover connection, the first by name
         assertThat(byPolicy(SharedBudget.split(budget(10), List.of(new Claimant("c", "p", 1), new Claimant("a", "p", 1),
-                new Claimant("b", "p", 1))))).containsExactlyInAnyOrderEntriesOf(Map.of("a/p", 4L, "b/p", 3L, "c/p", 3L));
+                new Claimant("b", "p", 1)))))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("a/p", 4L, "b/p", 3L, "c/p", 3L));
     }
 
     @Test
     void aNamespaceWithTwoWeightsIsAProgrammingError() {
-        assertThatThrownBy(() -> SharedBudget.split(budget(10), List.of(new Claimant("a", "p", 1), new Claimant("a", "q", 2))))
+        assertThatThrownBy(
+                () -> SharedBudget.split(budget(10), List.of(new Claimant("a", "p", 1), new Claimant("a", "q", 2))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("namespace a");
     }
 
     @Property(tries = 500)
     void theSharesAddUpToTheBudgetExactlyInAnyOrder(@ForAll("claimants") List<Claimant> claimants,
-                                                    @ForAll @IntRange(min = 0, max = 1_000_000) int connections,
-                                                    @ForAll long seed) {
+            @ForAll @IntRange(min = 0, max = 1_000_000) int connections,
+            @ForAll long seed) {
         var shares = SharedBudget.split(budget(connections), claimants);
-        assertThat(shares.stream().mapToLong(Share::connections).sum()).isEqualTo(claimants.isEmpty() ? 0 : connections);
+        assertThat(shares.stream().mapToLong(Share::connections).sum())
+                .isEqualTo(claimants.isEmpty() ? 0 : connections);
         assertThat(shares).allSatisfy(s -> assertThat(s.connections()).isNotNegative());
         var shuffled = new ArrayList<>(claimants);
         Collections.shuffle(shuffled, new Random(seed));
@@ -68,7 +71,7 @@ class SharedBudgetTest {
 
     @Property(tries = 500)
     void moreClaimantsInOneNamespaceNeverChangeAnotherNamespacesShares(@ForAll("claimants") List<Claimant> claimants,
-                                                                     @ForAll @IntRange(min = 0, max = 5000) int connections) {
+            @ForAll @IntRange(min = 0, max = 5000) int connections) {
         if (claimants.isEmpty()) {
             return;
         }
@@ -86,8 +89,9 @@ class SharedBudgetTest {
 
     @Property(tries = 500)
     void eachNamespaceGetsAtLeastItsProportionRoundedDown(@ForAll("claimants") List<Claimant> claimants,
-                                                          @ForAll @IntRange(min = 0, max = 1_000_000) int connections) {
-        var weights = claimants.stream().collect(Collectors.toMap(Claimant::namespace, Claimant::namespaceWeight, (a, b) -> a));
+            @ForAll @IntRange(min = 0, max = 1_000_000) int connections) {
+        var weights = claimants.stream()
+                .collect(Collectors.toMap(Claimant::namespace, Claimant::namespaceWeight, (a, b) -> a));
         long total = weights.values().stream().mapToLong(Integer::longValue).sum();
         var perNamespace = SharedBudget.split(budget(connections), claimants).stream()
                 .collect(Collectors.groupingBy(Share::namespace, Collectors.summingLong(Share::connections)));
@@ -101,7 +105,7 @@ class SharedBudgetTest {
         Arbitrary<Map<String, Integer>> weights = Arbitraries.maps(namespace, Arbitraries.integers().between(1, 1000))
                 .ofMinSize(1).ofMaxSize(5);
         return weights.flatMap(w -> Combinators.combine(Arbitraries.of(List.copyOf(w.keySet())),
-                        Arbitraries.strings().withCharRange('a', 'z').ofMinLength(1).ofMaxLength(6))
+                Arbitraries.strings().withCharRange('a', 'z').ofMinLength(1).ofMaxLength(6))
                 .as((ns, policy) -> new Claimant(ns, policy, w.get(ns))).list().ofMaxSize(12)
                 .uniqueElements(c -> c.namespace() + "/" + c.policy()));
     }

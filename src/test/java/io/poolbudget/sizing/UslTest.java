@@ -56,9 +56,9 @@ class UslTest {
         assertThat(peaked.ceiling()).isCloseTo(peaked.throughput(peaked.peakConnections()), within(1e-9));
         // what CalibrateE2E fitted to the test PostgreSQL: a peak at 3.5 connections, falling by 32
         var postgres = new Usl.Model(2930, 0.6831, 0.02592);
-        assertThat(postgres.stillRising(new int[] {1, 2, 4, 8, 16, 32}, 0.05)).as("past its peak: falling").isFalse();
-        assertThat(postgres.knee(new int[] {1, 2, 4, 8, 16, 32}, 0.05)).isEqualTo(2);
-        assertThat(peaked.stillRising(new int[] {1, 2, 4, 8}, 0.05)).as("its peak at 21.8 lies beyond 8").isTrue();
+        assertThat(postgres.stillRising(new int[]{1, 2, 4, 8, 16, 32}, 0.05)).as("past its peak: falling").isFalse();
+        assertThat(postgres.knee(new int[]{1, 2, 4, 8, 16, 32}, 0.05)).isEqualTo(2);
+        assertThat(peaked.stillRising(new int[]{1, 2, 4, 8}, 0.05)).as("its peak at 21.8 lies beyond 8").isTrue();
     }
 
     @Test
@@ -66,24 +66,26 @@ class UslTest {
         assertThatThrownBy(() -> Usl.fit(List.of())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Usl.Sample(0, 10)).hasMessageContaining("connections ≥ 1");
         assertThatThrownBy(() -> new Usl.Sample(2, Double.NaN)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Usl.Model(1, 0, 0).knee(new int[0], 0.05)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Usl.Model(1, 0, 0).knee(new int[0], 0.05))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void oneLevelOnlyFitsAConstant() {
         var fit = Usl.fit(List.of(new Usl.Sample(1, 900), new Usl.Sample(1, 1100)));
         assertThat(fit.throughput(1)).isCloseTo(1000, within(1.0));
-        assertThat(fit.knee(new int[] {1}, 0.05)).isEqualTo(1);
+        assertThat(fit.knee(new int[]{1}, 0.05)).isEqualTo(1);
     }
 
     @Property(tries = 300)
     void withoutNoiseTheFitReproducesTheCurve(@ForAll @DoubleRange(min = 50, max = 20_000) double lambda,
-                                              @ForAll @DoubleRange(min = 0, max = 0.6) double sigma,
-                                              @ForAll @DoubleRange(min = 0, max = 0.02) double kappa) {
+            @ForAll @DoubleRange(min = 0, max = 0.6) double sigma,
+            @ForAll @DoubleRange(min = 0, max = 0.02) double kappa) {
         var truth = new Usl.Model(lambda, sigma, kappa);
         var fit = Usl.fit(sweep(truth, 1, 0, new Random(0)));
         for (int n : LEVELS) {
-            assertThat(fit.throughput(n)).as("at %d", n).isCloseTo(truth.throughput(n), within(truth.throughput(n) * 0.01));
+            assertThat(fit.throughput(n)).as("at %d", n).isCloseTo(truth.throughput(n),
+                    within(truth.throughput(n) * 0.01));
         }
         assertThat(fit.sigma()).isNotNegative();
         assertThat(fit.kappa()).isNotNegative();
@@ -96,8 +98,10 @@ class UslTest {
      */
     @Property(tries = 100) // each try fits 200 resamples per run
     void threeNoisyRunsOfADatabaseThatPeaksRecommendLevelsAtMostOneApart(
-            @ForAll @DoubleRange(min = 50, max = 20_000) double lambda, @ForAll @DoubleRange(min = 0, max = 0.6) double sigma,
-            @ForAll @DoubleRange(min = 3, max = 32) double peak, @ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
+            @ForAll @DoubleRange(min = 50, max = 20_000) double lambda,
+            @ForAll @DoubleRange(min = 0, max = 0.6) double sigma,
+            @ForAll @DoubleRange(min = 3, max = 32) double peak,
+            @ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
         var truth = new Usl.Model(lambda, sigma, (1 - sigma) / (peak * peak));
         var random = new Random(seed);
         int[] recommended = new int[3];
@@ -118,8 +122,10 @@ class UslTest {
      */
     @Property(tries = 100) // each try fits 200 resamples per run
     void everyRunsRangeCoversTheOtherRunsRecommendations(
-            @ForAll @DoubleRange(min = 50, max = 20_000) double lambda, @ForAll @DoubleRange(min = 0, max = 0.6) double sigma,
-            @ForAll @DoubleRange(min = 0, max = 0.02) double kappa, @ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
+            @ForAll @DoubleRange(min = 50, max = 20_000) double lambda,
+            @ForAll @DoubleRange(min = 0, max = 0.6) double sigma,
+            @ForAll @DoubleRange(min = 0, max = 0.02) double kappa,
+            @ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
         rangesCoverEachOthersRecommendations(new Usl.Model(lambda, sigma, kappa), seed);
     }
 
@@ -159,8 +165,10 @@ class UslTest {
      */
     @Property(tries = 100) // each try fits 200 resamples per run
     void theRecommendationIsWithinTheToleranceOfTheFittedBest(
-            @ForAll @DoubleRange(min = 50, max = 20_000) double lambda, @ForAll @DoubleRange(min = 0, max = 0.6) double sigma,
-            @ForAll @DoubleRange(min = 0, max = 0.02) double kappa, @ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
+            @ForAll @DoubleRange(min = 50, max = 20_000) double lambda,
+            @ForAll @DoubleRange(min = 0, max = 0.6) double sigma,
+            @ForAll @DoubleRange(min = 0, max = 0.02) double kappa,
+            @ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
         var estimate = KneeEstimate.of(sweep(new Usl.Model(lambda, sigma, kappa), 3, 0.10, new Random(seed)), 0.05, 7);
         double best = estimate.bestFitted().tps();
         assertThat(estimate.model().throughput(estimate.connections())).isGreaterThanOrEqualTo(best * 0.90);

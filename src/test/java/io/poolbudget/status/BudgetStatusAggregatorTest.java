@@ -44,8 +44,10 @@ class BudgetStatusAggregatorTest {
 
     private static SharedBudgets shared(List<PoolPolicy> policies, List<SharedBudgets.Holding> holdings) {
         return new SharedBudgets(List.of(BUDGET), List.of(
-                new NamespaceBuilder().withNewMetadata().withName("a").withLabels(Map.of("db", "pg")).endMetadata().build(),
-                new NamespaceBuilder().withNewMetadata().withName("b").withLabels(Map.of("db", "pg")).endMetadata().build(),
+                new NamespaceBuilder().withNewMetadata().withName("a").withLabels(Map.of("db", "pg")).endMetadata()
+                        .build(),
+                new NamespaceBuilder().withNewMetadata().withName("b").withLabels(Map.of("db", "pg")).endMetadata()
+                        .build(),
                 new NamespaceBuilder().withNewMetadata().withName("c").endMetadata().build()), policies, holdings);
     }
 
@@ -53,7 +55,7 @@ class BudgetStatusAggregatorTest {
     void theBudgetEachPolicysShareAndUseAndTheRefusedOnes() {
         var a = policy("a", 10L, 10L);
         var b = policy("b", 10L, 10L);
-        var c = policy("c", null, null);  // not admitted, and its pods hold nothing
+        var c = policy("c", null, null); // not admitted, and its pods hold nothing
         var status = BudgetStatusAggregator.status(shared(List.of(a, b, c), List.of()), BUDGET, null, CLOCK);
         assertThat(status.getBudget().getConnections()).isEqualTo(20L);
         assertThat(status.getPolicyCount()).isEqualTo(2);
@@ -64,8 +66,10 @@ class BudgetStatusAggregatorTest {
         assertThat(status.getLiveConnections()).isEqualTo(20L);
         assertThat(status.getHeldOutside()).isZero();
         assertThat(status.getObservedGeneration()).isEqualTo(3L);
-        assertThat(status.getConditions()).extracting(c1 -> c1.getType() + " " + c1.getStatus() + " " + c1.getReason() + ": "
-                + c1.getMessage()).containsExactly("Ready True Shared: 2 policies draw on 20 connections");
+        assertThat(status.getConditions())
+                .extracting(c1 -> c1.getType() + " " + c1.getStatus() + " " + c1.getReason() + ": "
+                        + c1.getMessage())
+                .containsExactly("Ready True Shared: 2 policies draw on 20 connections");
     }
 
     @Test

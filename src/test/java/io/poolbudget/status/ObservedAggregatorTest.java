@@ -28,7 +28,8 @@ class ObservedAggregatorTest {
     @Test
     void connectionsAreAttributedToTargetsByTheirPodsAddresses() {
         var st = status(12, target("api", 6, 3), target("worker", 2, 2));
-        apply(st, new Observation(100, 3, Map.of("10.88.0.5", 3L, "10.88.0.6", 3L, "10.88.0.7", 2L, "10.88.0.1", 1L), null));
+        apply(st, new Observation(100, 3, Map.of("10.88.0.5", 3L, "10.88.0.6", 3L, "10.88.0.7", 2L, "10.88.0.1", 1L),
+                null));
         assertThat(st.getObserved().getConnections()).isEqualTo(9);
         assertThat(st.getObserved().getClients()).containsExactly(new ObservedClient("Deployment/api", 6),
                 new ObservedClient("Deployment/worker", 2), new ObservedClient("10.88.0.1", 1));
@@ -40,7 +41,8 @@ class ObservedAggregatorTest {
     @Test
     void anAppThatIgnoresTheVariableIsNamed() {
         var st = status(12, target("api", 6, 3), target("worker", 2, 2));
-        apply(st, new Observation(100, 3, Map.of("10.88.0.5", 10L, "10.88.0.6", 10L, "10.88.0.7", 2L, "10.88.0.1", 1L), null));
+        apply(st, new Observation(100, 3, Map.of("10.88.0.5", 10L, "10.88.0.6", 10L, "10.88.0.7", 2L, "10.88.0.1", 1L),
+                null));
         Condition c = condition(st, Conditions.OBSERVED_OVER_BUDGET);
         assertThat(c.getStatus()).isEqualTo("True");
         assertThat(c.getReason()).isEqualTo(Conditions.REASON_CONNECTIONS_OVER_BUDGET);

@@ -2,8 +2,6 @@ package io.poolbudget.status;
 
 import io.poolbudget.decide.PassResult;
 
-import io.poolbudget.decide.PolicyPass;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;

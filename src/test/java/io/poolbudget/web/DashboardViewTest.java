@@ -45,9 +45,11 @@ class DashboardViewTest {
     void filtersByNameDatabaseOrWorkloadAndByProblems() {
         var ok = policy("shop", "orders", 10, 4, false);
         var bad = policy("shop", "billing", 10, 14, true);
-        var byWorkload = DashboardView.page(List.of(ok, bad), List.of(), new Query(null, "API-orders", false, 1, 25), WINDOW);
+        var byWorkload = DashboardView.page(List.of(ok, bad), List.of(), new Query(null, "API-orders", false, 1, 25),
+                WINDOW);
         assertThat(byWorkload.policies()).extracting(PolicyView::name).containsExactly("orders");
-        var byDatabase = DashboardView.page(List.of(ok, bad), List.of(), new Query(null, "billing-db", false, 1, 25), WINDOW);
+        var byDatabase = DashboardView.page(List.of(ok, bad), List.of(), new Query(null, "billing-db", false, 1, 25),
+                WINDOW);
         assertThat(byDatabase.policies()).extracting(PolicyView::name).containsExactly("billing");
         var problems = DashboardView.page(List.of(ok, bad), List.of(), new Query(null, null, true, 1, 25), WINDOW);
         assertThat(problems.policies()).extracting(PolicyView::name).containsExactly("billing");
@@ -63,9 +65,11 @@ class DashboardViewTest {
         List<Event> events = new ArrayList<>();
         IntStream.range(0, 8).forEach(i -> events.add(event(p, "uid-orders", "R" + i, "2026-11-22T10:0" + i + ":00Z")));
         events.add(event(p, "uid-of-a-deleted-namesake", "Old", "2026-11-22T11:00:00Z"));
-        var view = DashboardView.page(List.of(p), events, new Query(null, null, false, 1, 25), WINDOW).policies().get(0);
+        var view = DashboardView.page(List.of(p), events, new Query(null, null, false, 1, 25), WINDOW).policies()
+                .get(0);
         assertThat(view.targets().get(0).raiseAt()).isEqualTo("2026-11-22T10:03:00Z");
-        assertThat(view.events()).extracting(DashboardView.EventView::reason).containsExactly("R7", "R6", "R5", "R4", "R3");
+        assertThat(view.events()).extracting(DashboardView.EventView::reason).containsExactly("R7", "R6", "R5", "R4",
+                "R3");
     }
 
     @Test
@@ -81,7 +85,8 @@ class DashboardViewTest {
 
     private static PoolPolicy policy(String ns, String name, long budget, long allocated, boolean oversubscribed) {
         var p = new PoolPolicy();
-        p.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).withUid("uid-" + name).withGeneration(1L).build());
+        p.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).withUid("uid-" + name).withGeneration(1L)
+                .build());
         var spec = new PoolPolicySpec();
         var db = new DatabaseSpec();
         db.setName(name + "-db");
@@ -107,6 +112,7 @@ class DashboardViewTest {
     private static Event event(PoolPolicy p, String uid, String reason, String last) {
         return new EventBuilder().withNewMetadata().withName(reason).endMetadata().withNewInvolvedObject()
                 .withNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).withUid(uid)
-                .endInvolvedObject().withReason(reason).withType("Normal").withMessage("m").withLastTimestamp(last).build();
+                .endInvolvedObject().withReason(reason).withType("Normal").withMessage("m").withLastTimestamp(last)
+                .build();
     }
 }

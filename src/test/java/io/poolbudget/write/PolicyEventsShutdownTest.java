@@ -21,7 +21,8 @@ class PolicyEventsShutdownTest {
     @Test
     void anEventQueuedAtShutdownIsDroppedWithoutAStackTrace() throws Exception {
         var client = new KubernetesClientBuilder()
-                .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").withRequestRetryBackoffLimit(0).build())
+                .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").withRequestRetryBackoffLimit(0)
+                        .build())
                 .build();
         client.close();
         var events = new PolicyEvents(client, new io.poolbudget.memory.PolicyMemory());

@@ -25,7 +25,8 @@ public class DashboardBench {
         String base = "http://localhost:" + args[0] + "/dashboard/";
         int total = Integer.parseInt(args[1]);
         var http = HttpClient.newHttpClient();
-        System.out.printf(Locale.ROOT, "%-44s %9s %9s %10s%n", "request (" + total + " policies)", "median ms", "p90 ms", "bytes");
+        System.out.printf(Locale.ROOT, "%-44s %9s %9s %10s%n", "request (" + total + " policies)", "median ms",
+                "p90 ms", "bytes");
         for (String q : List.of("page=1&size=25", "page=" + (total / 25) + "&size=25", "page=1&size=100",
                 "q=99", "problems=true", "namespace=bench-dash-3")) {
             List<Double> ms = new ArrayList<>();

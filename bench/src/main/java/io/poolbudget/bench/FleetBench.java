@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,13 +38,16 @@ public class FleetBench {
             return runs.stream().mapToDouble(f).max().orElseThrow();
         }
 
-        long timeouts() { return runs.stream().mapToLong(r -> r.timeouts() + r.unfinished()).sum(); }
+        long timeouts() {
+            return runs.stream().mapToLong(r -> r.timeouts() + r.unfinished()).sum();
+        }
     }
 
     public static void main(String[] a) throws Exception {
-        Map<String, String> o = new LinkedHashMap<>(Map.of("--username", "app", "--scale", "10", "--out", "bench/results",
-                "--fleets", "2,10,20", "--loads", "50,70,90", "--runs", "3", "--seconds", "8", "--warmup", "2",
-                "--threads-per-pod", "50"));
+        Map<String, String> o = new LinkedHashMap<>(
+                Map.of("--username", "app", "--scale", "10", "--out", "bench/results",
+                        "--fleets", "2,10,20", "--loads", "50,70,90", "--runs", "3", "--seconds", "8", "--warmup", "2",
+                        "--threads-per-pod", "50"));
         o.putAll(Map.of("--static", "1,2,3,4", "--connection-timeout-ms", "2000", "--levels", "1,2,4,8,16",
                 "--capacity-seconds", "6"));
         for (int i = 0; i + 1 < a.length; i += 2) {
@@ -61,9 +63,10 @@ public class FleetBench {
         tee.println(PoolSizesBench.machine(url, user, password));
 
         var cal = new ByteArrayOutputStream();
-        int rc = CalibrateCommand.run(new String[] {"--jdbc-url", url, "--username", user, "--scale", o.get("--scale"),
+        int rc = CalibrateCommand.run(new String[]{"--jdbc-url", url, "--username", user, "--scale", o.get("--scale"),
                 "--levels", o.get("--levels"), "--seconds", "4", "--repeats", "3", "--check-load", "0",
-                "--i-understand-this-loads-the-database"}, new PrintStream(cal, true, StandardCharsets.UTF_8), System.err,
+                "--i-understand-this-loads-the-database"}, new PrintStream(cal, true, StandardCharsets.UTF_8),
+                System.err,
                 System.getenv());
         String calText = cal.toString(StandardCharsets.UTF_8);
         tee.print("== calibrate ==\n" + calText);
@@ -87,7 +90,8 @@ public class FleetBench {
             var plan = PoolSizesBench.plan(pods, "{budget: " + budget + "}");
             Map<String, Integer> configs = new LinkedHashMap<>();
             configs.put("HikariCP default", 10);
-            configs.put("plan, budget " + budget + " (" + plan.verdict().toLowerCase(Locale.ROOT) + ")", plan.poolSize());
+            configs.put("plan, budget " + budget + " (" + plan.verdict().toLowerCase(Locale.ROOT) + ")",
+                    plan.poolSize());
             for (String s : o.get("--static").split(",")) {
                 configs.put("static " + s.trim() + " per pod", Integer.parseInt(s.trim()));
             }
@@ -95,9 +99,12 @@ public class FleetBench {
             for (String l : o.get("--loads").split(",")) {
                 int percent = Integer.parseInt(l.trim());
                 double rate = fleetCapacity * percent / 100;
-                tee.printf(Locale.ROOT, "%n== %d pods x %s request threads, %d %% of the fleet's capacity = %.0f requests/s, "
-                        + "%d runs of %s s ==%n", pods, o.get("--threads-per-pod"), percent, rate, runs, o.get("--seconds"));
-                var load = new OpenModel.Load(url, user, password, tpcb, pods, rate, Integer.parseInt(o.get("--warmup")),
+                tee.printf(Locale.ROOT,
+                        "%n== %d pods x %s request threads, %d %% of the fleet's capacity = %.0f requests/s, "
+                                + "%d runs of %s s ==%n",
+                        pods, o.get("--threads-per-pod"), percent, rate, runs, o.get("--seconds"));
+                var load = new OpenModel.Load(url, user, password, tpcb, pods, rate,
+                        Integer.parseInt(o.get("--warmup")),
                         Integer.parseInt(o.get("--seconds")), Integer.parseInt(o.get("--connection-timeout-ms")),
                         Integer.parseInt(o.get("--threads-per-pod")));
                 List<Point> points = new ArrayList<>();
@@ -112,7 +119,7 @@ public class FleetBench {
                 Point planRow = same == null ? planned
                         : new Point(planned.label() + " = " + same.label(), planned.perPod(), same.runs());
                 points.set(1, planRow);
-                for (int r = 1; r <= runs; r++) {   // runs interleaved, so a drift touches every configuration alike
+                for (int r = 1; r <= runs; r++) { // runs interleaved, so a drift touches every configuration alike
                     for (Point p : points) {
                         if (p == planRow && same != null) {
                             continue;
@@ -132,8 +139,10 @@ public class FleetBench {
                     tee.printf(Locale.ROOT, "%-52s %7d %11d %20s %26s %9d%n", p.label(), p.perPod(), p.perPod() * pods,
                             String.format(Locale.ROOT, "%.0f (%.0f-%.0f)", p.median(OpenModel.Result::tps),
                                     p.min(OpenModel.Result::tps), p.max(OpenModel.Result::tps)),
-                            OpenModel.ms(p.median(OpenModel.Result::p99)) + " (" + OpenModel.ms(p.min(OpenModel.Result::p99))
-                                    + "-" + OpenModel.ms(p.max(OpenModel.Result::p99)) + ")", p.timeouts());
+                            OpenModel.ms(p.median(OpenModel.Result::p99)) + " ("
+                                    + OpenModel.ms(p.min(OpenModel.Result::p99))
+                                    + "-" + OpenModel.ms(p.max(OpenModel.Result::p99)) + ")",
+                            p.timeouts());
                 }
                 verdicts.add(goals(pods, percent, points, tee));
             }
@@ -154,12 +163,14 @@ public class FleetBench {
      * the machine's cores with the database, so the fleet's loads are percentages of its own measured capacity.
      */
     static double fleetCapacity(int pods, Map<String, Integer> configs, String url, String user, String password,
-                                TpcbLike tpcb, Map<String, String> o, PrintStream tee) throws Exception {
+            TpcbLike tpcb, Map<String, String> o, PrintStream tee) throws Exception {
         var load = new OpenModel.Load(url, user, password, tpcb, pods, 1, Integer.parseInt(o.get("--warmup")),
                 Integer.parseInt(o.get("--capacity-seconds")), Integer.parseInt(o.get("--connection-timeout-ms")),
                 Integer.parseInt(o.get("--threads-per-pod")));
-        tee.printf(Locale.ROOT, "%n== %d pods x %s request threads, saturated (every thread sends its next request when "
-                + "the last commits), %s s per pool size ==%n", pods, o.get("--threads-per-pod"), o.get("--capacity-seconds"));
+        tee.printf(Locale.ROOT,
+                "%n== %d pods x %s request threads, saturated (every thread sends its next request when "
+                        + "the last commits), %s s per pool size ==%n",
+                pods, o.get("--threads-per-pod"), o.get("--capacity-seconds"));
         double best = 0;
         for (int perPod : new java.util.TreeSet<>(configs.values())) {
             double tps = OpenModel.saturate(load, perPod);
@@ -176,15 +187,19 @@ public class FleetBench {
         Point plan = points.get(1);
         Point best = points.subList(2, points.size()).stream()
                 .max((x, y) -> Double.compare(x.median(OpenModel.Result::tps) - x.timeouts(),
-                        y.median(OpenModel.Result::tps) - y.timeouts())).orElseThrow();
+                        y.median(OpenModel.Result::tps) - y.timeouts()))
+                .orElseThrow();
         Point lowestP99 = points.subList(2, points.size()).stream()
-                .min((x, y) -> Double.compare(x.median(OpenModel.Result::p99), y.median(OpenModel.Result::p99))).orElseThrow();
+                .min((x, y) -> Double.compare(x.median(OpenModel.Result::p99), y.median(OpenModel.Result::p99)))
+                .orElseThrow();
         double tps = plan.median(OpenModel.Result::tps) / best.median(OpenModel.Result::tps);
         double p99 = plan.median(OpenModel.Result::p99) / def.median(OpenModel.Result::p99);
         double vsBest = plan.median(OpenModel.Result::p99) / lowestP99.median(OpenModel.Result::p99);
-        return String.format(Locale.ROOT, "%2d pods at %d %%: plan %d per pod: %.1f %% of the best static TPS (%s), p99 "
+        return String.format(Locale.ROOT,
+                "%2d pods at %d %%: plan %d per pod: %.1f %% of the best static TPS (%s), p99 "
                         + "%.2fx the default's (goal <= 0.33 at 70/90 %%), %.2fx the best static p99 (%s; goal <= 2), "
-                        + "%d time-outs", pods, percent, plan.perPod(), 100 * tps, best.label(), p99, vsBest,
+                        + "%d time-outs",
+                pods, percent, plan.perPod(), 100 * tps, best.label(), p99, vsBest,
                 lowestP99.label(), plan.timeouts());
     }
 }

@@ -19,8 +19,8 @@ final class FleetPlot {
     private static final int PH = 220;
     private static final int TOP = 60;
     private static final int LEFT = 60;
-    private static final double LO = -1;   // 0.1 ms
-    private static final double HI = 4.3;  // 20 s
+    private static final double LO = -1; // 0.1 ms
+    private static final double HI = 4.3; // 20 s
 
     private FleetPlot() {}
 
@@ -28,14 +28,16 @@ final class FleetPlot {
 
     public static void main(String[] args) throws java.io.IOException {
         Path csv = Path.of(args[0]);
-        var line = Pattern.compile("^(\\d+),(\\d+),(\\d+),\"([^\"]*)\",(\\d+),(\\d+),([^,]*),([^,]*),([^,]*),(\\d+),(\\d+),(\\d+),.*$");
+        var line = Pattern.compile(
+                "^(\\d+),(\\d+),(\\d+),\"([^\"]*)\",(\\d+),(\\d+),([^,]*),([^,]*),([^,]*),(\\d+),(\\d+),(\\d+),.*$");
         List<Run> runs = new ArrayList<>();
         for (String l : Files.readAllLines(csv)) {
             var m = line.matcher(l);
             if (m.matches()) {
                 runs.add(new Run(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), m.group(4),
                         Integer.parseInt(m.group(5)), m.group(9).isEmpty() ? Double.POSITIVE_INFINITY
-                        : Double.parseDouble(m.group(9)), Long.parseLong(m.group(10)) + Long.parseLong(m.group(12))));
+                                : Double.parseDouble(m.group(9)),
+                        Long.parseLong(m.group(10)) + Long.parseLong(m.group(12))));
             }
         }
         Files.writeString(csv.resolveSibling("fleet.svg"), svg(runs));
@@ -69,10 +71,11 @@ final class FleetPlot {
         int plotH = PH - 80;
         int plotW = PW - 30;
         double slot = (double) plotW / Math.max(1, byConfig.size());
-        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s</text>%n", x0, y0 + 12, title));
+        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s</text>%n", x0, y0 + 12,
+                title));
         s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", x0,
                 y0 + 20 + plotH, x0 + plotW, y0 + 20 + plotH));
-        for (double decade = 0; decade <= 4; decade += 2) {   // 1 ms, 100 ms, 10 s
+        for (double decade = 0; decade <= 4; decade += 2) { // 1 ms, 100 ms, 10 s
             double y = y(y0, plotH, Math.pow(10, decade));
             s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
                     + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#777\" font-size=\"9\">%s</text>%n", x0, y,
@@ -87,11 +90,14 @@ final class FleetPlot {
             String color = label.startsWith("default") ? "#cf222e" : label.startsWith("plan") ? "#1a7f37" : "#0969da";
             double x = x0 + i * slot;
             double top = y(y0, plotH, median);
-            s.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-                    + "opacity=\"0.8\"/>%n", x + slot * 0.15, top, slot * 0.7, y0 + 20 + plotH - top, color));
-            s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>%n",
+            s.append(
+                    String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+                            + "opacity=\"0.8\"/>%n", x + slot * 0.15, top, slot * 0.7, y0 + 20 + plotH - top, color));
+            s.append(String.format(Locale.ROOT,
+                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>%n",
                     x + slot / 2, y(y0, plotH, p99[0]), x + slot / 2, y(y0, plotH, p99[p99.length - 1])));
-            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"9\">%s</text>%n",
+            s.append(String.format(Locale.ROOT,
+                    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"9\">%s</text>%n",
                     x + slot / 2, y0 + plotH + 32, label));
             if (timeouts > 0) {
                 s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"9\" "

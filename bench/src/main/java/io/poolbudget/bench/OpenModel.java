@@ -26,10 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class OpenModel {
     record Load(String url, String user, String password, TpcbLike tpcb, int pods, double rate, int warmupSeconds,
-                int seconds, int connectionTimeoutMs, int threadsPerPod) {}
+            int seconds, int connectionTimeoutMs, int threadsPerPod) {}
 
     record Result(String label, int perPod, int total, double tps, double p50, double p99, long timeouts, long errors,
-                  long unfinished, int maxAtDb, double busyAtDb) {
+            long unfinished, int maxAtDb, double busyAtDb) {
         static final String HEADER = String.format(Locale.ROOT, "%-34s %8s %11s %8s %9s %9s %9s %7s %10s %9s",
                 "configuration", "per pod", "connections", "TPS", "p50", "p99", "time-outs", "errors", "unfinished",
                 "at the db");
@@ -37,17 +37,21 @@ final class OpenModel {
                 + "errors,unfinished,max_connections_seen_at_db,mean_active_at_db";
 
         String row() {
-            return String.format(Locale.ROOT, "%-34s %8d %11d %8.0f %9s %9s %9d %7d %10d %9s", label, perPod, total, tps,
-                    ms(p50), ms(p99), timeouts, errors, unfinished, maxAtDb + String.format(Locale.ROOT, " (%.1f)", busyAtDb));
+            return String.format(Locale.ROOT, "%-34s %8d %11d %8.0f %9s %9s %9d %7d %10d %9s", label, perPod, total,
+                    tps,
+                    ms(p50), ms(p99), timeouts, errors, unfinished,
+                    maxAtDb + String.format(Locale.ROOT, " (%.1f)", busyAtDb));
         }
 
         /** The same measurement under another configuration's name. */
         Result as(String otherLabel) {
-            return new Result(otherLabel, perPod, total, tps, p50, p99, timeouts, errors, unfinished, maxAtDb, busyAtDb);
+            return new Result(otherLabel, perPod, total, tps, p50, p99, timeouts, errors, unfinished, maxAtDb,
+                    busyAtDb);
         }
 
         String csv() {
-            return String.format(Locale.ROOT, "\"%s\",%d,%d,%.1f,%.3f,%s,%d,%d,%d,%d,%.2f", label, perPod, total, tps, p50,
+            return String.format(Locale.ROOT, "\"%s\",%d,%d,%.1f,%.3f,%s,%d,%d,%d,%d,%.2f", label, perPod, total, tps,
+                    p50,
                     Double.isFinite(p99) ? String.format(Locale.ROOT, "%.3f", p99) : "", timeouts, errors, unfinished,
                     maxAtDb, busyAtDb);
         }
@@ -59,7 +63,8 @@ final class OpenModel {
         if (!Double.isFinite(millis)) {
             return "unfinished";
         }
-        return millis >= 100 ? String.format(Locale.ROOT, "%.0f ms", millis) : String.format(Locale.ROOT, "%.2f ms", millis);
+        return millis >= 100 ? String.format(Locale.ROOT, "%.0f ms", millis)
+                : String.format(Locale.ROOT, "%.2f ms", millis);
     }
 
     static Result run(Load load, String label, int perPod, long seed) throws Exception {
@@ -78,7 +83,8 @@ final class OpenModel {
         }
         var sampler = new DbSampler(load);
         sampler.start();
-        var tally = OpenLoad.drive(pools, threads, load.tpcb()::run, load.rate(), Duration.ofSeconds(load.warmupSeconds()),
+        var tally = OpenLoad.drive(pools, threads, load.tpcb()::run, load.rate(),
+                Duration.ofSeconds(load.warmupSeconds()),
                 Duration.ofSeconds(load.seconds()), seed, Duration.ofMillis(load.connectionTimeoutMs() + 10_000L));
         sampler.stop();
         for (var pool : pools) {

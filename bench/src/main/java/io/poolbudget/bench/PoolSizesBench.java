@@ -2,7 +2,6 @@ package io.poolbudget.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.zaxxer.hikari.HikariDataSource;
 import io.poolbudget.cli.CalibrateCommand;
 import io.poolbudget.cli.PlanCommand;
 import io.poolbudget.load.TpcbLike;
@@ -48,13 +47,16 @@ public class PoolSizesBench {
         PrintStream tee = tee(report);
 
         tee.println(machine(url, user, password));
-        tee.printf(Locale.ROOT, "%d pods of Deployment bench-api (default rolling update), TPC-B-like at scale %d%n%n", pods, scale);
+        tee.printf(Locale.ROOT, "%d pods of Deployment bench-api (default rolling update), TPC-B-like at scale %d%n%n",
+                pods, scale);
 
         tee.println("== calibrate (closed loop, as `calibrate` runs it) ==");
         var cal = new ByteArrayOutputStream();
-        int rc = CalibrateCommand.run(new String[] {"--jdbc-url", url, "--username", user, "--scale", String.valueOf(scale),
-                "--levels", o.get("--levels"), "--seconds", o.get("--calibrate-seconds"), "--cores", String.valueOf(cores),
-                "--plot", out.resolve("calibrate.svg").toString(), "--i-understand-this-loads-the-database"},
+        int rc = CalibrateCommand.run(
+                new String[]{"--jdbc-url", url, "--username", user, "--scale", String.valueOf(scale),
+                        "--levels", o.get("--levels"), "--seconds", o.get("--calibrate-seconds"), "--cores",
+                        String.valueOf(cores),
+                        "--plot", out.resolve("calibrate.svg").toString(), "--i-understand-this-loads-the-database"},
                 new PrintStream(cal, true, StandardCharsets.UTF_8), System.err, System.getenv());
         String calText = cal.toString(StandardCharsets.UTF_8);
         tee.print(calText);
@@ -85,7 +87,7 @@ public class PoolSizesBench {
         for (String r : o.get("--rates").split(",")) {
             double rate = Double.parseDouble(r.trim());
             tee.printf(Locale.ROOT, "%n== open model: %.0f requests/s, %s s measured after %s s warm-up, HikariCP "
-                            + "connectionTimeout %s ms, %s request threads per pod ==%n", rate, o.get("--seconds"),
+                    + "connectionTimeout %s ms, %s request threads per pod ==%n", rate, o.get("--seconds"),
                     o.get("--warmup"), o.get("--connection-timeout-ms"), o.get("--threads-per-pod"));
             var load = new OpenModel.Load(url, user, password, tpcb, pods, rate, Integer.parseInt(o.get("--warmup")),
                     Integer.parseInt(o.get("--seconds")), Integer.parseInt(o.get("--connection-timeout-ms")),
@@ -106,7 +108,8 @@ public class PoolSizesBench {
         }
         Files.write(out.resolve("pool-sizes.txt"), report.toByteArray());
         Files.writeString(out.resolve("pool-sizes.csv"), csv.toString());
-        System.out.println("\nwritten to " + out + ": pool-sizes.txt, pool-sizes.csv, pool-sizes-<rate>.svg, calibrate.svg");
+        System.out.println(
+                "\nwritten to " + out + ": pool-sizes.txt, pool-sizes.csv, pool-sizes-<rate>.svg, calibrate.svg");
         System.exit(allMet ? 0 : 1);
     }
 
@@ -114,13 +117,15 @@ public class PoolSizesBench {
     static boolean goals(List<OpenModel.Result> results, int pods, PrintStream tee) {
         var def = results.get(0);
         var cal = results.get(2);
-        var best = results.subList(3, results.size()).stream().max((x, y) -> Double.compare(x.tps(), y.tps())).orElseThrow();
+        var best = results.subList(3, results.size()).stream().max((x, y) -> Double.compare(x.tps(), y.tps()))
+                .orElseThrow();
         tee.printf(Locale.ROOT, "best of the sweep: %d per pod (%d connections), %.0f TPS%n", best.perPod(),
                 best.perPod() * pods, best.tps());
         boolean tps = cal.tps() >= 0.95 * best.tps();
         boolean p99 = cal.p99() <= def.p99() / 3;
         boolean clean = cal.timeouts() == 0 && cal.errors() == 0 && cal.unfinished() == 0;
-        tee.printf(Locale.ROOT, "goal: calibrated plan >= 95 %% of the best TPS: %.1f %% %s%n", 100 * cal.tps() / best.tps(),
+        tee.printf(Locale.ROOT, "goal: calibrated plan >= 95 %% of the best TPS: %.1f %% %s%n",
+                100 * cal.tps() / best.tps(),
                 tps ? "met" : "MISSED");
         tee.printf(Locale.ROOT, "goal: calibrated p99 <= 1/3 of the default's: %s vs %s (%.2fx) %s%n",
                 OpenModel.ms(cal.p99()), OpenModel.ms(def.p99()), def.p99() / cal.p99(), p99 ? "met" : "MISSED");
@@ -160,15 +165,18 @@ public class PoolSizesBench {
                 """.formatted(database, pods);
         var json = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
-        int rc = PlanCommand.run(new String[] {"-o", "json"}, new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(json, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int rc = PlanCommand.run(new String[]{"-o", "json"},
+                new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(json, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         if (rc == PlanCommand.BAD_INPUT) {
             throw new IllegalStateException("plan refused the bench's manifests: " + err);
         }
         JsonNode p = new ObjectMapper().readTree(json.toByteArray());
         p = p.isArray() ? p.get(0) : p.get("policies").get(0);
         JsonNode t = p.get("targets").get(0);
-        return new Plan(p.get("budget").get("connections").asInt(), t.get("peakPods").asInt(), t.get("poolSize").asInt(),
+        return new Plan(p.get("budget").get("connections").asInt(), t.get("peakPods").asInt(),
+                t.get("poolSize").asInt(),
                 t.get("connections").asInt(), p.get("verdict").asText());
     }
 
@@ -177,13 +185,16 @@ public class PoolSizesBench {
                 .findFirst().map(l -> l.substring(l.indexOf(':') + 2)).orElse("unknown cpu");
         String mem = Files.readAllLines(Path.of("/proc/meminfo")).get(0).replaceAll("\\D+", "");
         String version;
-        try (Connection c = DriverManager.getConnection(url, user, password); ResultSet r = c.createStatement()
-                .executeQuery("SELECT split_part(version(), ' on ', 1), current_setting('max_connections')")) {
+        try (Connection c = DriverManager.getConnection(url, user, password);
+                ResultSet r = c.createStatement()
+                        .executeQuery("SELECT split_part(version(), ' on ', 1), current_setting('max_connections')")) {
             r.next();
             version = r.getString(1) + " (max_connections " + r.getString(2) + ")";
         }
-        return String.format(Locale.ROOT, "machine: %d cpus (%s), %d GiB; %s on loopback; client and server share the cpus; "
-                        + "java %s", Runtime.getRuntime().availableProcessors(), cpu, Long.parseLong(mem) >> 20, version,
+        return String.format(Locale.ROOT,
+                "machine: %d cpus (%s), %d GiB; %s on loopback; client and server share the cpus; "
+                        + "java %s",
+                Runtime.getRuntime().availableProcessors(), cpu, Long.parseLong(mem) >> 20, version,
                 System.getProperty("java.version"));
     }
 

@@ -30,7 +30,7 @@ public class SizingBenchmark {
         System.out.printf(Locale.ROOT, "%-9s %10s %10s %10s %14s  %s%n", "targets", "median ms", "min ms", "p90 ms",
                 "alloc MiB/op", "result");
         boolean met = true;
-        for (int n : new int[] {1_000, 10_000, 100_000}) {
+        for (int n : new int[]{1_000, 10_000, 100_000}) {
             met &= run(n);
         }
         System.out.println(met ? "goal met: 100,000 targets within " + GOAL_MS + " ms (median)"

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,7 +32,9 @@ public final class OpenLoad {
 
     /** Latencies of the requests that arrived in the measured window, sorted (unfinished ones last, as MAX_VALUE). */
     public record Tally(long[] sortedNanos, long timeouts, long errors, long committed, Duration window) {
-        public double tps() { return committed / (window.toNanos() / 1e9); }
+        public double tps() {
+            return committed / (window.toNanos() / 1e9);
+        }
 
         public double percentileMillis(double q) {
             if (sortedNanos.length == 0) {
@@ -43,7 +44,9 @@ public final class OpenLoad {
             return v == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : v / 1e6;
         }
 
-        public long unfinished() { return Arrays.stream(sortedNanos).filter(v -> v == Long.MAX_VALUE).count(); }
+        public long unfinished() {
+            return Arrays.stream(sortedNanos).filter(v -> v == Long.MAX_VALUE).count();
+        }
     }
 
     private OpenLoad() {}
@@ -53,7 +56,7 @@ public final class OpenLoad {
      * request threads down and waits up to {@code drain} for those in flight.
      */
     public static Tally drive(HikariDataSource[] pools, ExecutorService[] threads, Work work, double rate,
-                              Duration warmUp, Duration length, long seed, Duration drain) throws InterruptedException {
+            Duration warmUp, Duration length, long seed, Duration drain) throws InterruptedException {
         int capacity = (int) Math.min(Integer.MAX_VALUE - 8, rate * length.toSeconds() * 1.5 + 1000);
         long[] latency = new long[capacity];
         Arrays.fill(latency, Long.MAX_VALUE);

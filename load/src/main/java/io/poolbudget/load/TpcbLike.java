@@ -27,9 +27,12 @@ public final class TpcbLike {
             s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
             s.execute("CREATE SCHEMA " + schema);
             s.execute("CREATE TABLE " + schema + ".branches (bid int PRIMARY KEY, bbalance int, filler char(88))");
-            s.execute("CREATE TABLE " + schema + ".tellers (tid int PRIMARY KEY, bid int, tbalance int, filler char(84))");
-            s.execute("CREATE TABLE " + schema + ".accounts (aid int PRIMARY KEY, bid int, abalance int, filler char(84))");
-            s.execute("CREATE TABLE " + schema + ".history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))");
+            s.execute("CREATE TABLE " + schema
+                    + ".tellers (tid int PRIMARY KEY, bid int, tbalance int, filler char(84))");
+            s.execute("CREATE TABLE " + schema
+                    + ".accounts (aid int PRIMARY KEY, bid int, abalance int, filler char(84))");
+            s.execute("CREATE TABLE " + schema
+                    + ".history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))");
             s.execute("INSERT INTO " + schema + ".branches SELECT b, 0, '' FROM generate_series(1, " + scale + ") b");
             s.execute("INSERT INTO " + schema + ".tellers SELECT t, (t - 1) / 10 + 1, 0, '' FROM generate_series(1, "
                     + scale * 10 + ") t");
@@ -67,14 +70,16 @@ public final class TpcbLike {
             int bid = 1 + r.nextInt(scale);
             int delta = r.nextInt(-5000, 5001);
             update(c, "UPDATE " + schema + ".accounts SET abalance = abalance + ? WHERE aid = ?", delta, aid);
-            try (PreparedStatement p = c.prepareStatement("SELECT abalance FROM " + schema + ".accounts WHERE aid = ?")) {
+            try (PreparedStatement p = c
+                    .prepareStatement("SELECT abalance FROM " + schema + ".accounts WHERE aid = ?")) {
                 p.setInt(1, aid);
                 p.executeQuery().close();
             }
             update(c, "UPDATE " + schema + ".tellers SET tbalance = tbalance + ? WHERE tid = ?", delta, tid);
             update(c, "UPDATE " + schema + ".branches SET bbalance = bbalance + ? WHERE bid = ?", delta, bid);
-            try (PreparedStatement p = c.prepareStatement("INSERT INTO " + schema + ".history (tid, bid, aid, delta, mtime) "
-                    + "VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)")) {
+            try (PreparedStatement p = c
+                    .prepareStatement("INSERT INTO " + schema + ".history (tid, bid, aid, delta, mtime) "
+                            + "VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)")) {
                 p.setInt(1, tid);
                 p.setInt(2, bid);
                 p.setInt(3, aid);

@@ -18,8 +18,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Budget", jsonPath = ".status.budget.connections", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Policies", jsonPath = ".status.policyCount", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Held-Outside", jsonPath = ".status.heldOutside", type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
-        type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class DatabaseBudget extends CustomResource<DatabaseBudgetSpec, DatabaseBudgetStatus> {
-}
+public class DatabaseBudget extends CustomResource<DatabaseBudgetSpec, DatabaseBudgetStatus> {}

@@ -12,9 +12,8 @@ import io.poolbudget.sizing.Limits;
 import java.util.ArrayList;
 import java.util.List;
 
-@ValidationRule(value = "!has(self.database.observe)",
-        message = "spec.database.observe is not available on a DatabaseBudget (its credentials Secret lives in a "
-                + "namespace): remove it")
+@ValidationRule(value = "!has(self.database.observe)", message = "spec.database.observe is not available on a DatabaseBudget (its credentials Secret lives in a "
+        + "namespace): remove it")
 public class DatabaseBudgetSpec {
 
     @Required

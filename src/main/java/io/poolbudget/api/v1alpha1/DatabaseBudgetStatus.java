@@ -52,7 +52,9 @@ public class DatabaseBudgetStatus {
     public Long getObservedGeneration() { return observedGeneration; }
     public void setObservedGeneration(Long observedGeneration) { this.observedGeneration = observedGeneration; }
     public List<io.fabric8.kubernetes.api.model.Condition> getConditions() { return conditions; }
-    public void setConditions(List<io.fabric8.kubernetes.api.model.Condition> conditions) { this.conditions = conditions; }
+    public void setConditions(List<io.fabric8.kubernetes.api.model.Condition> conditions) {
+        this.conditions = conditions;
+    }
 
     public BudgetStatus getBudget() { return budget; }
     public void setBudget(BudgetStatus budget) { this.budget = budget; }

@@ -8,11 +8,9 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.poolbudget.sizing.Limits;
 
-@ValidationRule(value = "!has(self.maxConnections) || self.reservedConnections < self.maxConnections",
-        message = "database.reservedConnections must be below database.maxConnections: lower reservedConnections or raise maxConnections")
-@ValidationRule(value = "has(self.cores) || has(self.budget)",
-        message = "database.cores is required unless database.budget is given: the database server's CPU cores, or an "
-                + "explicit budget of connections")
+@ValidationRule(value = "!has(self.maxConnections) || self.reservedConnections < self.maxConnections", message = "database.reservedConnections must be below database.maxConnections: lower reservedConnections or raise maxConnections")
+@ValidationRule(value = "has(self.cores) || has(self.budget)", message = "database.cores is required unless database.budget is given: the database server's CPU cores, or an "
+        + "explicit budget of connections")
 public class DatabaseSpec {
 
     @Size(max = Limits.NAME_LENGTH)

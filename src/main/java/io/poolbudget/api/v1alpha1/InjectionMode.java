@@ -1,4 +1,6 @@
 package io.poolbudget.api.v1alpha1;
 
 /** Where the pool size is written. */
-public enum InjectionMode { Env, ConfigMap }
+public enum InjectionMode {
+    Env, ConfigMap
+}

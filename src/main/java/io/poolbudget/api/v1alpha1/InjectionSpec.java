@@ -12,12 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** How the computed pool size reaches the application. */
-@ValidationRule(value = "has(self.preset) != has(self.maxPoolSizeEnv)",
-        message = "set exactly one of injection.preset or injection.maxPoolSizeEnv")
-@ValidationRule(value = "!has(self.containers) || self.containers.all(c, size(c) <= 63)",
-        message = "injection.containers names a container longer than 63 characters, which no pod can have")
-@ValidationRule(value = "!has(self.minIdleEnv) || has(self.maxPoolSizeEnv)",
-        message = "injection.minIdleEnv goes with injection.maxPoolSizeEnv; a preset names both variables")
+@ValidationRule(value = "has(self.preset) != has(self.maxPoolSizeEnv)", message = "set exactly one of injection.preset or injection.maxPoolSizeEnv")
+@ValidationRule(value = "!has(self.containers) || self.containers.all(c, size(c) <= 63)", message = "injection.containers names a container longer than 63 characters, which no pod can have")
+@ValidationRule(value = "!has(self.minIdleEnv) || has(self.maxPoolSizeEnv)", message = "injection.minIdleEnv goes with injection.maxPoolSizeEnv; a preset names both variables")
 @ValidationRule(value = "!has(self.maxPoolSizeEnv) || !(self.maxPoolSizeEnv " + EnvNames.RULE_PREFIX
         + "maxPoolSizeEnv.startsWith(p))", message = "injection.maxPoolSizeEnv" + EnvNames.MESSAGE_TAIL)
 @ValidationRule(value = "!has(self.minIdleEnv) || !(self.minIdleEnv " + EnvNames.RULE_PREFIX

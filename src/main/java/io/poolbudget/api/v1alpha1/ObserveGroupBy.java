@@ -1,3 +1,5 @@
 package io.poolbudget.api.v1alpha1;
 
-public enum ObserveGroupBy { ClientAddress, ApplicationName }
+public enum ObserveGroupBy {
+    ClientAddress, ApplicationName
+}

@@ -51,10 +51,13 @@ public class ObservedStatus {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof ObservedClient c && Objects.equals(client, c.client) && Objects.equals(connections, c.connections);
+            return o instanceof ObservedClient c && Objects.equals(client, c.client)
+                    && Objects.equals(connections, c.connections);
         }
 
         @Override
-        public int hashCode() { return Objects.hash(client, connections); }
+        public int hashCode() {
+            return Objects.hash(client, connections);
+        }
     }
 }

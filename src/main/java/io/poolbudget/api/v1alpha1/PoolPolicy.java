@@ -13,15 +13,13 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(PoolPolicy.VERSION)
 @ShortNames("ppol")
 @AdditionalPrinterColumn(name = "Database", jsonPath = ".spec.database.name", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "DatabaseBudget", jsonPath = ".spec.databaseRef.name", type = AdditionalPrinterColumn.Type.STRING,
-        priority = 1)
+@AdditionalPrinterColumn(name = "DatabaseBudget", jsonPath = ".spec.databaseRef.name", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
 @AdditionalPrinterColumn(name = "Budget", jsonPath = ".status.budget.connections", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Allocated", jsonPath = ".status.allocated", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Targets", jsonPath = ".status.targetCount", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-@ValidationRule(value = "size(self.metadata.name) <= 63",
-        message = "metadata.name must be at most 63 characters: it is written as a label value on the pods it sizes")
+@ValidationRule(value = "size(self.metadata.name) <= 63", message = "metadata.name must be at most 63 characters: it is written as a label value on the pods it sizes")
 public class PoolPolicy extends CustomResource<PoolPolicySpec, PoolPolicyStatus> implements Namespaced {
     public static final String GROUP = "poolbudget.io";
     public static final String VERSION = "v1alpha1";

@@ -8,11 +8,9 @@ import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
 import java.util.List;
 
-@ValidationRule(value = "self.dryRun || has(self.injection)",
-        message = "spec.injection is required unless spec.dryRun is true: name a preset or the env variables")
-@ValidationRule(value = "has(self.database) != has(self.databaseRef)",
-        message = "set exactly one of spec.database (a database of this policy's own) or spec.databaseRef (a shared "
-                + "DatabaseBudget)")
+@ValidationRule(value = "self.dryRun || has(self.injection)", message = "spec.injection is required unless spec.dryRun is true: name a preset or the env variables")
+@ValidationRule(value = "has(self.database) != has(self.databaseRef)", message = "set exactly one of spec.database (a database of this policy's own) or spec.databaseRef (a shared "
+        + "DatabaseBudget)")
 public class PoolPolicySpec {
 
     @JsonPropertyDescription("The database whose connections this policy budgets, as this policy's own. Set this or "

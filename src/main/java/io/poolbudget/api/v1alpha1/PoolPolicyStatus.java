@@ -1,7 +1,5 @@
 package io.poolbudget.api.v1alpha1;
 
-import io.poolbudget.status.StatusAggregator;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;

@@ -10,12 +10,9 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.poolbudget.sizing.Limits;
 
 /** One workload (by name) or a set of workloads (by selector) that connects to the database. */
-@ValidationRule(value = "has(self.name) != has(self.selector)",
-        message = "set exactly one of targets[].name or targets[].selector")
-@ValidationRule(value = "!has(self.maxPoolSize) || self.minPoolSize <= self.maxPoolSize",
-        message = "targets[].minPoolSize must not exceed targets[].maxPoolSize: lower minPoolSize or raise maxPoolSize")
-@ValidationRule(value = "(has(self.basis) && self.basis == 'Fixed') == has(self.fixedReplicas)",
-        message = "targets[].fixedReplicas is required with basis Fixed and only allowed with it")
+@ValidationRule(value = "has(self.name) != has(self.selector)", message = "set exactly one of targets[].name or targets[].selector")
+@ValidationRule(value = "!has(self.maxPoolSize) || self.minPoolSize <= self.maxPoolSize", message = "targets[].minPoolSize must not exceed targets[].maxPoolSize: lower minPoolSize or raise maxPoolSize")
+@ValidationRule(value = "(has(self.basis) && self.basis == 'Fixed') == has(self.fixedReplicas)", message = "targets[].fixedReplicas is required with basis Fixed and only allowed with it")
 public class TargetSpec {
 
     @Size(min = 1, max = Limits.NAME_LENGTH)

@@ -26,7 +26,9 @@ public class TargetStatus {
     private java.util.List<TerminatingMark> terminatingSeen;
 
     public java.util.List<TerminatingMark> getTerminatingSeen() { return terminatingSeen; }
-    public void setTerminatingSeen(java.util.List<TerminatingMark> terminatingSeen) { this.terminatingSeen = terminatingSeen; }
+    public void setTerminatingSeen(java.util.List<TerminatingMark> terminatingSeen) {
+        this.terminatingSeen = terminatingSeen;
+    }
 
     @JsonPropertyDescription("The computed per-pod pool size (minimum idle is set equal).")
     private Integer poolSize;

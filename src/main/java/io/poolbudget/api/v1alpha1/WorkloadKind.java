@@ -1,4 +1,6 @@
 package io.poolbudget.api.v1alpha1;
 
 /** Workload kinds a target can name. */
-public enum WorkloadKind { Deployment, StatefulSet }
+public enum WorkloadKind {
+    Deployment, StatefulSet
+}
