@@ -3,10 +3,11 @@
 # Idempotent: nothing running is fine.
 #
 #   hack/cluster/down.sh               the demo cluster
-#   hack/cluster/down.sh --for-tests   the test cluster
+#   hack/cluster/down.sh --for-tests   the test cluster of the *E2E tier
+#   hack/cluster/down.sh --for-its     the test cluster of the *IT tier
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-case "${1:-}" in ""|--for-tests) ;; *) die "unknown argument '$1'. Usage: hack/cluster/down.sh [--for-tests]" ;; esac
+case "${1:-}" in ""|--for-tests|--for-its) ;; *) die "unknown argument '$1'. Usage: hack/cluster/down.sh [--for-tests|--for-its]" ;; esac
 cluster_vars "${1:-}"
 
 if [ "$CLUSTER_NAME" = poolbudget ] && [ -f "$BUILD_AREA/demo/operator.pid" ]; then
@@ -19,10 +20,11 @@ if [ "$CLUSTER_NAME" = poolbudget ] && [ -f "$BUILD_AREA/demo/operator.pid" ]; t
 fi
 
 # PostgreSQL (hack/postgres.sh) serves this cluster's real pods; stop it with them (its replica first).
-if [ "$CLUSTER_NAME" != poolbudget-test ] && [ -d "$BUILD_AREA/postgres-replica" ]; then
+# (The --for-its cluster has no real pods and no PostgreSQL.)
+if [ "$CLUSTER_NAME" = poolbudget ] && [ -d "$BUILD_AREA/postgres-replica" ]; then
   "$ROOT/hack/postgres.sh" down --replica
 fi
-if [ -d "$BUILD_AREA/postgres$([ "$CLUSTER_NAME" = poolbudget-test ] && echo -test)" ]; then
+if [ "$CLUSTER_NAME" != poolbudget-its ] && [ -d "$BUILD_AREA/postgres$([ "$CLUSTER_NAME" = poolbudget-test ] && echo -test)" ]; then
   "$ROOT/hack/postgres.sh" down ${1:-}
 fi
 

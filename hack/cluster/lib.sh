@@ -68,6 +68,9 @@ cluster_vars() {
   if [ "${1:-}" = "--for-tests" ]; then
     CLUSTER_NAME=poolbudget-test
     API_PORT=${POOLBUDGET_TEST_API_PORT:-0}     # 0: kwokctl picks a free port
+  elif [ "${1:-}" = "--for-its" ]; then
+    CLUSTER_NAME=poolbudget-its                 # the *IT tier's own: it runs beside the *E2E tier
+    API_PORT=0
   else
     CLUSTER_NAME=poolbudget
     API_PORT=${POOLBUDGET_API_PORT:-16443}
@@ -76,6 +79,7 @@ cluster_vars() {
   CLUSTER_STATE="$KWOK_WORKDIR/clusters/$CLUSTER_NAME"
   KUBECONFIG_OUT="$BUILD_AREA/cluster/kubeconfig"
   [ "$CLUSTER_NAME" = poolbudget-test ] && KUBECONFIG_OUT="$BUILD_AREA/cluster/test.kubeconfig"
+  [ "$CLUSTER_NAME" = poolbudget-its ] && KUBECONFIG_OUT="$BUILD_AREA/cluster/its.kubeconfig"
   return 0
 }
 

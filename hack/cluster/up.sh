@@ -4,17 +4,21 @@
 # Idempotent: a healthy cluster is left as it is.
 #
 #   hack/cluster/up.sh               the demo cluster, API on port $POOLBUDGET_API_PORT (16443)
-#   hack/cluster/up.sh --for-tests   the cluster `./mvnw verify` uses, on a free port
+#   hack/cluster/up.sh --for-tests   the cluster `./mvnw verify` runs the *E2E tier on, on a free port
+#   hack/cluster/up.sh --for-its     the one it runs the *IT tier on, beside it (KWOK nodes only)
 #   add --real-node                  plus one real node (kubelet + containerd) for real pods; needs root
+#                                    (not with --for-its)
 #
 # Then: export KUBECONFIG=build/cluster/kubeconfig (or test.kubeconfig), or source build/cluster/env.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 which="" real=""
 for a in "$@"; do
-  case "$a" in --for-tests) which=$a ;; --real-node) real=1 ;;
-    *) die "unknown argument '$a'. Usage: hack/cluster/up.sh [--for-tests] [--real-node]" ;; esac
+  case "$a" in --for-tests|--for-its) which=$a ;; --real-node) real=1 ;;
+    *) die "unknown argument '$a'. Usage: hack/cluster/up.sh [--for-tests|--for-its] [--real-node]" ;; esac
 done
+[ "$which" != --for-its ] || [ -z "$real" ] ||
+  die "the real node joins the demo cluster or the --for-tests one, not --for-its. Fix: drop --real-node"
 set -- $which
 cluster_vars "$which"
 # Say now, not after the control plane is up, when this machine cannot run the real node.

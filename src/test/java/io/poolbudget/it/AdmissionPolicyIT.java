@@ -17,7 +17,6 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 21, item 1: the chart's ValidatingAdmissionPolicy, as the API server enforces it. A ServiceAccount with
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * patch on Deployments it may; a dry run needs no patch right. The policy and its binding come from `helm template`
  * of the chart, applied as an install would.
  */
-@ExtendWith(ClusterCondition.class)
+@ClusterTest
 class AdmissionPolicyIT {
     private static KubernetesClient admin;
     private static final List<HasMetadata> installed = new ArrayList<>();
@@ -33,7 +32,7 @@ class AdmissionPolicyIT {
 
     @BeforeAll
     static void install() {
-        admin = TestCluster.get().client();
+        admin = TestCluster.of(AdmissionPolicyIT.class).client();
         ClusterFixture.installCrds(admin);
         for (JsonNode doc : ChartTools.render("poolbudget-system")) {
             if (doc.path("kind").asText().startsWith("ValidatingAdmissionPolicy")) {

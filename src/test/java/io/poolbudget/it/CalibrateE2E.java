@@ -16,12 +16,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code calibrate} against the test PostgreSQL on the real node's bridge, three times (the recommendations must agree
  * within one level), and checked against a plain sweep by an independent tool, PostgreSQL's own pgbench (TPC-B, the same levels): the two knees must be
  * the same level or neighbours, and pgbench must reach at calibrate's knee 70 % of its own best.
  */
+// Alone: it measures throughput, which anything running beside it would lower.
+@Isolated
 @ExtendWith(ClusterCondition.class)
 class CalibrateE2E {
     private static final String JDBC = System.getProperty("poolbudget.e2e.jdbc",

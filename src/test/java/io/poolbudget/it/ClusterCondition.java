@@ -9,13 +9,18 @@ import org.testcontainers.DockerClientFactory;
 
 /**
  * Skips cluster ITs, with the reason, when {@code -Dcluster=k3s} is asked for and no Docker engine
- * answers. Register with {@code @ExtendWith(ClusterCondition.class)}.
+ * answers, and the *E2E classes under {@code -DskipE2E}. Register with {@code @ExtendWith(ClusterCondition.class)}.
  */
 public class ClusterCondition implements ExecutionCondition {
     private static Boolean dockerAvailable;
 
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        if (Boolean.getBoolean("poolbudget.skipE2E")
+                && context.getTestClass().map(c -> c.getSimpleName().endsWith("E2E")).orElse(false)) {
+            return ConditionEvaluationResult.disabled("skipped: -DskipE2E leaves the end-to-end tier out (its real "
+                    + "node needs root); run without it for real pods and PostgreSQL");
+        }
         if (!"k3s".equals(System.getProperty("poolbudget.cluster"))) {
             return ConditionEvaluationResult.enabled("the local KWOK cluster is used");
         }

@@ -7,20 +7,23 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
  * KWOK deletes a pod at once; a real app holds its pool until it has shut down. A Deployment made
- * with {@link #hold} gives its pods a finalizer, and this watcher (one per test JVM) removes it one
+ * with {@link #hold} gives its pods a finalizer, and this watcher (one per test cluster) removes it one
  * second after the pod was deleted: its pods stay Terminating, holding their pools, for about 1 s.
  */
 final class GracefulShutdown {
     static final String FINALIZER = "poolbudget.io/it-graceful-shutdown";
     static final String LABEL = "poolbudget.io/it-graceful-shutdown";
     private static final long HOLD_MILLIS = 1000;
+    private static final Set<KubernetesClient> watched = new HashSet<>();
     private static ScheduledExecutorService timer;
 
     private GracefulShutdown() {}
@@ -33,15 +36,18 @@ final class GracefulShutdown {
         return d;
     }
 
+    /** Starts the watcher on this client's cluster, once per cluster. */
     static synchronized void ensureRunning(KubernetesClient client) {
-        if (timer != null) {
+        if (!watched.add(client)) {
             return;
         }
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            var t = new Thread(r, "graceful-shutdown");
-            t.setDaemon(true);
-            return t;
-        });
+        if (timer == null) {
+            timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                var t = new Thread(r, "graceful-shutdown");
+                t.setDaemon(true);
+                return t;
+            });
+        }
         var pods = client.pods().inAnyNamespace().withLabel(LABEL);
         pods.watch(new Watcher<Pod>() {
             @Override

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * gone the check passes. (That teardown leaves another runtime's pods and files alone is checked by
  * hack/cluster/host-sentinel.sh around the whole E2E tier.)
  */
+@ClusterTest
 class HostSafetyE2E {
 
     @Test

@@ -87,11 +87,10 @@ class InstallE2E extends OperatorTestBase {
 
     @BeforeAll
     static void helmInstall() {
-        var cluster = TestCluster.get();
-        client = cluster.client();
-        install = new Installation(client, cluster.kubeconfig());
+        var cluster = TestCluster.of(InstallE2E.class);
+        install = new Installation(cluster.client(), cluster.kubeconfig());
         install.createNamespace();
-        shared = ClusterFixture.createNamespace(client, "e2e-install");
+        shared = ClusterFixture.createNamespace(cluster.client(), "e2e-install");
         // The namespaced mode (Roles in the watched namespace, no cluster role); kubectl apply -k
         // later installs the default, cluster-wide mode.
         helm("install");
@@ -118,6 +117,7 @@ class InstallE2E extends OperatorTestBase {
         if (apps != null) {
             apps.close();
         }
+        var client = TestCluster.of(InstallE2E.class).client();
         if (shared != null) { // while an operator still runs to take back what Remove policies set
             client.namespaces().withName(shared).delete();
             client.namespaces().withName(shared).waitUntilCondition(n -> n == null, 120, TimeUnit.SECONDS);

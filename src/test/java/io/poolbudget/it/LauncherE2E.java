@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * the checkout's jar, and the operator image in a throwaway pod ({@code kubectl run --rm -i}) with the files named by
  * {@code -f} sent on its stdin: on the real node, from the image the node imported, both print the same plan.
  */
+@ClusterTest
 class LauncherE2E {
     private record Run(int exit, String output) {}
 
@@ -30,7 +31,7 @@ class LauncherE2E {
 
     @Test
     void planRunsFromTheCheckoutAndFromTheOperatorImage() throws Exception {
-        var cluster = TestCluster.get();
+        var cluster = TestCluster.of(LauncherE2E.class);
         String ns = ClusterFixture.createNamespace(cluster.client(), "e2e-launcher");
         try {
             String[] plan = {"plan", "-f", "examples/poolpolicy.yaml", "-f", "examples/workloads.yaml"};

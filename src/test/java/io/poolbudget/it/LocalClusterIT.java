@@ -18,17 +18,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The test bed itself: schedulable Ready nodes and real Deployment rollouts. */
-@ExtendWith(ClusterCondition.class)
+@ClusterTest
 class LocalClusterIT {
     private static final List<String> namespaces = new ArrayList<>();
     private static KubernetesClient client;
 
     @BeforeAll
     static void connect() {
-        client = TestCluster.get().client();
+        client = TestCluster.of(LocalClusterIT.class).client();
     }
 
     @AfterAll

@@ -25,7 +25,7 @@ class NeverSilentIT extends OperatorTestBase {
     @BeforeAll
     static void start() {
         startOperator("never-silent", "0s");
-        GracefulShutdown.ensureRunning(client);
+        GracefulShutdown.ensureRunning(TestCluster.of(NeverSilentIT.class).client());
     }
 
     private Deployment app(String name, int replicas, Map<String, String> labels) {

@@ -18,20 +18,24 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Cluster ITs that run the packaged operator: one operator process per test class (started by
  * {@link #startOperator}), a fresh namespace per test, and helpers to build workloads and read
  * what the operator did.
  */
-@ExtendWith(ClusterCondition.class)
+@ClusterTest
+@ExtendWith(OperatorTestBase.Cleanup.class)
 abstract class OperatorTestBase {
     static final String MAX = "HIKARI_MAXIMUM_POOL_SIZE";
     static final String MIN = "HIKARI_MINIMUM_IDLE";
@@ -55,10 +59,15 @@ abstract class OperatorTestBase {
               injection: {preset: hikari-env}
               targets: [{selector: {matchLabels: {db: orders}}}]
             """;
-    private static final List<String> namespaces = new ArrayList<>();
-    static KubernetesClient client;
-    static OperatorProcess operator;
+    private static final StackWalker CALLER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+    /** Per test class (classes of the two tiers run at the same time): its operator and the namespaces it made. */
+    private static final Map<Class<?>, OperatorProcess> operators = new ConcurrentHashMap<>();
+    private static final Map<Class<?>, List<String>> namespaces = new ConcurrentHashMap<>();
 
+    /** The cluster of this class's tier ({@link TestCluster#of}). */
+    final KubernetesClient client = TestCluster.of(getClass()).client();
+    /** This class's operator process, or null where the class starts none. */
+    OperatorProcess operator;
     String ns;
 
     /**
@@ -95,32 +104,48 @@ abstract class OperatorTestBase {
      * are reported at once: a KWOK pod holds exactly the pool its spec declares from its first to its last moment.
      */
     static void startOperator(String name, String window) {
-        start(name, Map.of("POOLBUDGET_STABILIZATION_WINDOW", window, "POOLBUDGET_LIVE_OVER_BUDGET_GRACE", "0s"));
+        start(CALLER.getCallerClass(), name, Map.of("POOLBUDGET_STABILIZATION_WINDOW", window,
+                "POOLBUDGET_LIVE_OVER_BUDGET_GRACE", "0s"));
     }
 
     /** As {@link #startOperator}, with the shipped grace before an over-budget moment is reported (real pods). */
     static void startOperatorAsShipped(String name, String window) {
-        start(name, Map.of("POOLBUDGET_STABILIZATION_WINDOW", window));
+        start(CALLER.getCallerClass(), name, Map.of("POOLBUDGET_STABILIZATION_WINDOW", window));
     }
 
-    private static void start(String name, Map<String, String> env) {
-        var cluster = TestCluster.get();
-        client = cluster.client();
-        ClusterFixture.installCrds(client);
-        operator = OperatorProcess.start(cluster, name, env);
+    private static void start(Class<?> testClass, String name, Map<String, String> env) {
+        var cluster = TestCluster.of(testClass);
+        ClusterFixture.installCrds(cluster.client());
+        operators.put(testClass, OperatorProcess.start(cluster, name, env));
     }
 
-    @AfterAll
-    static void stopOperator() {
-        if (operator != null) {
-            operator.stop();
-            operator = null;
+    /** Stops this class's operator and starts another in its place, with this configuration. */
+    void restartOperator(String name, Map<String, String> env) {
+        operator.stop();
+        operator = OperatorProcess.start(TestCluster.of(getClass()), name, env);
+        operators.put(getClass(), operator);
+    }
+
+    /** Stops the class's operator after its last test, and deletes the namespaces its tests made. */
+    static final class Cleanup implements AfterAllCallback {
+        @Override
+        public void afterAll(ExtensionContext context) {
+            Class<?> testClass = context.getRequiredTestClass();
+            var operator = operators.remove(testClass);
+            if (operator != null) {
+                operator.stop();
+            }
+            List<String> made = namespaces.remove(testClass);
+            if (made != null) {
+                release(TestCluster.of(testClass).client(), made);
+            }
         }
-        if (client != null) {
+
+        private static void release(KubernetesClient client, List<String> made) {
             // With this class's operator gone nobody removes the policies' finalizers: left on, the namespaces would
             // stay Terminating, and the next operator watching every namespace (InstallE2E's cluster-wide install)
             // would spend its start cleaning up after other tests.
-            for (String n : namespaces) {
+            for (String n : made) {
                 client.resources(PoolPolicy.class).inNamespace(n).list().getItems().stream()
                         .filter(p -> p.getMetadata().getFinalizers() != null
                                 && !p.getMetadata().getFinalizers().isEmpty())
@@ -136,22 +161,26 @@ abstract class OperatorTestBase {
                             }
                         });
             }
-            ClusterFixture.deleteNamespaces(client, namespaces);
-            namespaces.clear();
+            ClusterFixture.deleteNamespaces(client, made);
         }
     }
 
     @BeforeEach
     void namespace() {
+        operator = operators.get(getClass());
         ns = ClusterFixture.createNamespace(client, "it-" + getClass().getSimpleName().toLowerCase().replace("it", ""));
-        namespaces.add(ns);
+        made().add(ns);
+    }
+
+    private List<String> made() {
+        return namespaces.computeIfAbsent(getClass(), c -> new CopyOnWriteArrayList<>());
     }
 
     /** Another namespace for this test, deleted with the others. */
     String otherNamespace() {
         String other = ClusterFixture.createNamespace(client, "it-" + getClass().getSimpleName().toLowerCase()
                 .replace("it", "") + "-b");
-        namespaces.add(other);
+        made().add(other);
         return other;
     }
 

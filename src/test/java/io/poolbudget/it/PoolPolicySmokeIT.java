@@ -15,10 +15,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The whole chain: CRD from crds/, the packaged operator, a PoolPolicy from examples/, its status. */
-@ExtendWith(ClusterCondition.class)
+@ClusterTest
 class PoolPolicySmokeIT {
     private static final List<String> namespaces = new ArrayList<>();
     private static KubernetesClient client;
@@ -26,7 +25,7 @@ class PoolPolicySmokeIT {
 
     @BeforeAll
     static void startOperator() {
-        var cluster = TestCluster.get();
+        var cluster = TestCluster.of(PoolPolicySmokeIT.class);
         client = cluster.client();
         ClusterFixture.installCrds(client);
         operator = OperatorProcess.start(cluster, "smoke");

@@ -11,13 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The API server rejects what the CRD's schema and CEL rules catch, with a message naming the field. */
-@ExtendWith(ClusterCondition.class)
+@ClusterTest
 class RejectedSpecsIT {
     private static final List<String> namespaces = new ArrayList<>();
     private static KubernetesClient client;
@@ -25,7 +24,7 @@ class RejectedSpecsIT {
 
     @BeforeAll
     static void install() {
-        client = TestCluster.get().client();
+        client = TestCluster.of(RejectedSpecsIT.class).client();
         ClusterFixture.installCrds(client);
         ns = ClusterFixture.createNamespace(client, "it-rejected");
         namespaces.add(ns);

@@ -22,7 +22,7 @@ class RoutineRolloutIT extends OperatorTestBase {
     @BeforeAll
     static void start() {
         startOperator("routine-rollout", "0s");
-        GracefulShutdown.ensureRunning(client);
+        GracefulShutdown.ensureRunning(TestCluster.of(RoutineRolloutIT.class).client());
     }
 
     private void restart(int i) {

@@ -28,7 +28,7 @@ class SharedBudgetChurnIT extends OperatorTestBase {
     // 60 minus what they hold. The test asserts budgets and orderings, and reads the pool sizes from status.
     static final int BUDGET = 60;
     @RegisterExtension
-    final SharedBudgetFixture budget = new SharedBudgetFixture();
+    final SharedBudgetFixture budget = new SharedBudgetFixture(getClass());
 
     @BeforeAll
     static void start() {

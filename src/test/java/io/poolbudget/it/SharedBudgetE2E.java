@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SharedBudgetE2E extends OperatorTestBase {
     @RegisterExtension
-    final SharedBudgetFixture budget = new SharedBudgetFixture();
+    final SharedBudgetFixture budget = new SharedBudgetFixture(getClass());
 
     @BeforeAll
     static void start() {

@@ -16,8 +16,15 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class SharedBudgetFixture implements AfterEachCallback {
     final String name = "it-shared-" + UUID.randomUUID().toString().substring(0, 8);
 
-    private static KubernetesClient client() {
-        return OperatorTestBase.client;
+    private final KubernetesClient client;
+
+    /** For the test class's cluster ({@link TestCluster#of}). */
+    SharedBudgetFixture(Class<?> testClass) {
+        this.client = TestCluster.of(testClass).client();
+    }
+
+    private KubernetesClient client() {
+        return client;
     }
 
     /** Applies (or changes) the budget: {@code database} as YAML flow, two namespaces' weights. */

@@ -21,7 +21,7 @@ class SharedBudgetIT extends OperatorTestBase {
     // weights 5:1 -> shares 30 and 6 -> a = 5, b = 1; flipped -> a = 1, b = 5.
     static final int BUDGET = 36;
     @RegisterExtension
-    final SharedBudgetFixture budget = new SharedBudgetFixture();
+    final SharedBudgetFixture budget = new SharedBudgetFixture(getClass());
 
     @BeforeAll
     static void start() {

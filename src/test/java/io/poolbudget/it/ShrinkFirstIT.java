@@ -79,8 +79,7 @@ class ShrinkFirstIT extends OperatorTestBase {
         awaitRolledOut("a");
         assertThat(templateEnv("b", MAX)).as("nothing raised b while the operator was down").isEqualTo("1");
 
-        operator = OperatorProcess.start(TestCluster.get(), "ordering-restarted",
-                Map.of("POOLBUDGET_STABILIZATION_WINDOW", "0s"));
+        restartOperator("ordering-restarted", Map.of("POOLBUDGET_STABILIZATION_WINDOW", "0s"));
         awaitPolicy("db", targetState("a", "Applied", 1).and(targetState("b", "Applied", 5)));
         awaitRolledOut("b");
         assertThat(livePods("b")).hasSize(4)

@@ -28,7 +28,7 @@ class StalledRolloutIT extends OperatorTestBase {
     }
 
     /** Marks every pod of {@code app} whose pool variable is {@code size} as crash-looping, while on. */
-    private static final class Breaker implements Watcher<Pod>, AutoCloseable {
+    private final class Breaker implements Watcher<Pod>, AutoCloseable {
         final AtomicBoolean on = new AtomicBoolean(true);
         final String app;
         final String size;
