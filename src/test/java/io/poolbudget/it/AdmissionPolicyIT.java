@@ -75,9 +75,15 @@ class AdmissionPolicyIT {
     @SuppressWarnings("unchecked")
     void onlyWhoMayPatchTheTargetsMayMakeThePolicyWriteThem() {
         try (var tenant = Tenant.client(admin, ns)) {
-            // a freshly created policy takes a moment to be enforced: wait for the first refusal
-            Awaitility.await("the admission policy enforced").atMost(30, TimeUnit.SECONDS)
-                    .until(() -> refused(tenant, policy("writes", "")) != null);
+            // a freshly created policy takes a moment to be enforced: wait for the first refusal, removing what got
+            // in before it was (else the next try fails as AlreadyExists, not as the refusal)
+            Awaitility.await("the admission policy enforced").atMost(30, TimeUnit.SECONDS).until(() -> {
+                var first = refused(tenant, policy("writes", ""));
+                if (first == null) {
+                    admin.resource(policy("writes", "")).inNamespace(ns).withTimeout(10, TimeUnit.SECONDS).delete();
+                }
+                return first != null && first.getCode() == 403;
+            });
             var e = refused(tenant, policy("writes", ""));
             System.out.println("AdmissionPolicyIT: " + e.getStatus().getMessage());
             assertThat(e.getCode()).isEqualTo(403);

@@ -138,7 +138,7 @@ class DashboardIT extends OperatorTestBase {
 
     @Test
     void isReadOnly() throws Exception {
-        var http = HttpClient.newHttpClient();
+        var http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         var base = "http://localhost:" + operator.port() + "/dashboard/";
         for (String path : List.of("", "api/policies")) {
             var post = http.send(

@@ -86,7 +86,7 @@ class NeverSilentIT extends OperatorTestBase {
                 .satisfies(c -> assertThat(c.getReason()).isEqualTo("LiveOverBudget"));
         // the series follow the status of each pass; the status seen may be the one announced before its writes
         org.awaitility.Awaitility.await("the policy's series").atMost(java.time.Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(HttpClient.newHttpClient()
+                .untilAsserted(() -> assertThat(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
                         .send(HttpRequest.newBuilder(URI.create("http://localhost:"
                                 + operator.port() + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString())
                         .body())
@@ -290,7 +290,7 @@ class NeverSilentIT extends OperatorTestBase {
                   targets: [{name: small}]
                 """);
         awaitPolicy("other", targetState("small", "Applied", 1));
-        var ready = HttpClient.newHttpClient()
+        var ready = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
                 .send(HttpRequest.newBuilder(URI.create("http://localhost:" + operator.port()
                         + "/q/health/ready")).build(), HttpResponse.BodyHandlers.discarding());
         assertThat(ready.statusCode()).isEqualTo(200);

@@ -76,7 +76,7 @@ class ReconcileErrorIT extends OperatorTestBase {
     }
 
     private long reconcileErrors() throws Exception {
-        var body = HttpClient.newHttpClient()
+        var body = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
                 .send(HttpRequest.newBuilder(URI.create("http://localhost:" + operator.port()
                         + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString())
                 .body();

@@ -23,9 +23,10 @@ record Scrape(List<Sample> samples) {
 
     static Scrape of(int port) {
         try {
-            var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://localhost:" + port + "/q/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            var response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                    .send(HttpRequest.newBuilder(
+                            URI.create("http://localhost:" + port + "/q/metrics")).build(),
+                            HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new AssertionError("/q/metrics answered " + response.statusCode());
             }

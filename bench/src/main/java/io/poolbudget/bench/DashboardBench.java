@@ -24,7 +24,7 @@ public class DashboardBench {
     public static void main(String[] args) throws Exception {
         String base = "http://localhost:" + args[0] + "/dashboard/";
         int total = Integer.parseInt(args[1]);
-        var http = HttpClient.newHttpClient();
+        var http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         System.out.printf(Locale.ROOT, "%-44s %9s %9s %10s%n", "request (" + total + " policies)", "median ms",
                 "p90 ms", "bytes");
         for (String q : List.of("page=1&size=25", "page=" + (total / 25) + "&size=25", "page=1&size=100",
