@@ -38,7 +38,7 @@ class CalibrateE2E {
         var out = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
         int exit = CalibrateCommand.run(new String[]{"--i-understand-this-loads-the-database", "--jdbc-url", JDBC,
-                "--username", "app", "--levels", "1,2,4,8,16,32", "--repeats", "3", "--seconds", "3", "--cores", "2",
+                "--username", "app", "--levels", "1,2,4,8,16,32", "--repeats", "3", "--seconds", "2", "--cores", "2",
                 "--plot", plot.toString(), "-f", "examples/poolpolicy.yaml", "-f", "examples/workloads.yaml"},
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 Map.of("PGPASSWORD", "app"));

@@ -6,17 +6,15 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A test class that runs on its tier's test cluster ({@link TestCluster#of}): skipped with the reason where that
  * cluster cannot be had ({@link ClusterCondition}), and never beside another class on the same cluster
- * ({@link TierLock}).
+ * ({@link LaneLock}).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Inherited
-@ExtendWith(ClusterCondition.class)
-@ResourceLock(providers = TierLock.class)
+@ExtendWith({ClusterCondition.class, LaneLock.class})
 @interface ClusterTest {
 }

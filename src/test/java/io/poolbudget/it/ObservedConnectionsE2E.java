@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * spec.database.observe on the real node: the operator reads PostgreSQL's own pg_stat_activity with
@@ -17,6 +19,8 @@ import org.junit.jupiter.api.Test;
  * app's pods (compared with the test's own sampler); flags an app that ignores the injected variable;
  * and turns a refused login into a condition that clears when the Secret is fixed.
  */
+// Its two tests run side by side: each has its own namespace, app, policy and monitoring Secret.
+@Execution(ExecutionMode.CONCURRENT)
 class ObservedConnectionsE2E extends OperatorTestBase {
     private static final String JDBC = System.getProperty("poolbudget.e2e.jdbc",
             "jdbc:postgresql://10.88.0.1:5434/app");

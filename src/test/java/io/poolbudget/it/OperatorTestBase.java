@@ -25,9 +25,6 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Cluster ITs that run the packaged operator: one operator process per test class (started by
@@ -35,7 +32,6 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * what the operator did.
  */
 @ClusterTest
-@ExtendWith(OperatorTestBase.Cleanup.class)
 abstract class OperatorTestBase {
     static final String MAX = "HIKARI_MAXIMUM_POOL_SIZE";
     static final String MIN = "HIKARI_MINIMUM_IDLE";
@@ -126,43 +122,39 @@ abstract class OperatorTestBase {
         operators.put(getClass(), operator);
     }
 
-    /** Stops the class's operator after its last test, and deletes the namespaces its tests made. */
-    static final class Cleanup implements AfterAllCallback {
-        @Override
-        public void afterAll(ExtensionContext context) {
-            Class<?> testClass = context.getRequiredTestClass();
-            var operator = operators.remove(testClass);
-            if (operator != null) {
-                operator.stop();
-            }
-            List<String> made = namespaces.remove(testClass);
-            if (made != null) {
-                release(TestCluster.of(testClass).client(), made);
-            }
+    /** Stops the class's operator after its last test, and deletes the namespaces its tests made ({@link LaneLock}). */
+    static void cleanUp(Class<?> testClass) {
+        var operator = operators.remove(testClass);
+        if (operator != null) {
+            operator.stop();
         }
+        List<String> made = namespaces.remove(testClass);
+        if (made != null) {
+            release(TestCluster.of(testClass).client(), made);
+        }
+    }
 
-        private static void release(KubernetesClient client, List<String> made) {
-            // With this class's operator gone nobody removes the policies' finalizers: left on, the namespaces would
-            // stay Terminating, and the next operator watching every namespace (InstallE2E's cluster-wide install)
-            // would spend its start cleaning up after other tests.
-            for (String n : made) {
-                client.resources(PoolPolicy.class).inNamespace(n).list().getItems().stream()
-                        .filter(p -> p.getMetadata().getFinalizers() != null
-                                && !p.getMetadata().getFinalizers().isEmpty())
-                        .forEach(p -> {
-                            try {
-                                client.resources(PoolPolicy.class).inNamespace(n).withName(p.getMetadata().getName())
-                                        .edit(e -> {
-                                            e.getMetadata().setFinalizers(new ArrayList<>());
-                                            return e;
-                                        });
-                            } catch (io.fabric8.kubernetes.client.KubernetesClientException gone) {
-                                // deleted meanwhile: nothing left to hold the namespace
-                            }
-                        });
-            }
-            ClusterFixture.deleteNamespaces(client, made);
+    private static void release(KubernetesClient client, List<String> made) {
+        // With this class's operator gone nobody removes the policies' finalizers: left on, the namespaces would
+        // stay Terminating, and the next operator watching every namespace (InstallE2E's cluster-wide install)
+        // would spend its start cleaning up after other tests.
+        for (String n : made) {
+            client.resources(PoolPolicy.class).inNamespace(n).list().getItems().stream()
+                    .filter(p -> p.getMetadata().getFinalizers() != null
+                            && !p.getMetadata().getFinalizers().isEmpty())
+                    .forEach(p -> {
+                        try {
+                            client.resources(PoolPolicy.class).inNamespace(n).withName(p.getMetadata().getName())
+                                    .edit(e -> {
+                                        e.getMetadata().setFinalizers(new ArrayList<>());
+                                        return e;
+                                    });
+                        } catch (io.fabric8.kubernetes.client.KubernetesClientException gone) {
+                            // deleted meanwhile: nothing left to hold the namespace
+                        }
+                    });
         }
+        ClusterFixture.deleteNamespaces(client, made);
     }
 
     @BeforeEach

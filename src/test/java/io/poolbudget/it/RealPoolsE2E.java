@@ -14,6 +14,9 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The promise, measured at the database: real Spring Boot + HikariCP pods on the real node, a real
@@ -21,6 +24,10 @@ import org.junit.jupiter.api.Test;
  * apps serve load. A scenario fails if the apps' connections ever exceed the budget, or if a pod's
  * HikariCP (asked directly) runs another pool size than the policy's status says was applied.
  */
+// Its tests run side by side (each in a namespace of its own, with apps and a sampler of its own), but for those
+// marked @Alone
+@Execution(ExecutionMode.CONCURRENT)
+@ExtendWith(Alone.Turns.class)
 class RealPoolsE2E extends OperatorTestBase {
     private static final Map<String, String> DB = Map.of("db", "e2e");
     private static final String POLICY = """
@@ -117,6 +124,7 @@ class RealPoolsE2E extends OperatorTestBase {
      * rollout. Under the one-step rule, the first such rollout measured 17 and 18 of 15.
      */
     @Test
+    @Alone // its plan comes from how fast the pods turn Ready
     void aShutdownLongerThanAStepIsPlannedForBeforeTheRollout() {
         create(RealApps.app(ns, "api", 3, DB, 12));
         policy(7, 1);
@@ -152,6 +160,7 @@ class RealPoolsE2E extends OperatorTestBase {
     }
 
     @Test
+    @Alone // it opens 30 connections at once: with the others beside it, near PostgreSQL's max_connections of 100
     void aNewDeploymentJoiningTheSelectorIsFittedIn() {
         // alone: 1 + 1 + 1 = 3 peak pods of a budget of 15 × 2 = 30 -> 10 per pod (HikariCP's default)
         create(RealApps.app(ns, "orders", 1, DB, 2));

@@ -13,7 +13,7 @@ import org.testcontainers.utility.DockerImageName;
 
 /**
  * The clusters the integration tests run on, one per tier and test JVM, so that the tiers run side by side (one class
- * at a time on each cluster: {@link TierLock}). {@code -Dcluster=kwok} (default): the local clusters that
+ * at a time on each cluster: {@link LaneLock}). {@code -Dcluster=kwok} (default): the local clusters that
  * {@code ./mvnw verify} starts from hack/cluster, {@code --for-its} for the *IT classes (KWOK nodes only) and
  * {@code --for-tests}, which the real node joins, for the *E2E classes; where the first is not running, the *IT
  * classes use the second too (and then wait for the *E2E classes). {@code -Dcluster=k3s}: k3s in Testcontainers for
