@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,12 +14,8 @@ import org.junit.jupiter.api.Test;
  * should: two real pods hold HikariCP's default pool of 10 each (no policy), and a budget one below
  * what PostgreSQL counts must fail, while a budget equal to it passes.
  */
+@OutsideTheLane // no operator: the apps hold HikariCP's default, which is what the sampler is checked against
 class ConnectionSamplerE2E extends OperatorTestBase {
-    @BeforeAll
-    static void start() {
-        startOperator("sampler", "0s");
-    }
-
     @Test
     void failsWhenTheAppsHoldMoreThanTheBudget() {
         create(RealApps.app(ns, "held", 2, Map.of(), 0));

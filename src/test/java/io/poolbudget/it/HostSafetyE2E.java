@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * hack/cluster/host-sentinel.sh around the whole E2E tier.)
  */
 @ClusterTest
+@OutsideTheLane // no operator, no cluster object: it checks the host scripts
 class HostSafetyE2E {
 
     @Test

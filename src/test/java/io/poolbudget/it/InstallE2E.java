@@ -27,6 +27,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * again (cluster-wide) by kubectl apply -k; then the permissions it called (the API server's audit
  * log) against the chart's.
  */
+@Order(1)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class InstallE2E extends OperatorTestBase {
     private static final String API = "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE";

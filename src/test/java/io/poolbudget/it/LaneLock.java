@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * A JUnit {@code @ResourceLock} on the class would say the same, but JUnit then runs the class's tests one after the
  * other; held here, from before the class's {@code @BeforeAll} to after its clean-up, a class may run its own tests
  * side by side ({@code @Execution(CONCURRENT)}). The wait is a managed block, so JUnit's pool adds a thread for it.
+ * A class marked {@link OutsideTheLane} takes no lane.
  */
 final class LaneLock implements BeforeAllCallback, AfterAllCallback {
     private static final Map<String, Semaphore> LANES = new ConcurrentHashMap<>();
@@ -24,6 +25,9 @@ final class LaneLock implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) throws InterruptedException {
+        if (context.getRequiredTestClass().isAnnotationPresent(OutsideTheLane.class)) {
+            return;
+        }
         Semaphore lane = LANES.computeIfAbsent(TestCluster.key(context.getRequiredTestClass()),
                 k -> new Semaphore(1, true));
         ForkJoinPool.managedBlock(new ForkJoinPool.ManagedBlocker() {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * {@code -f} sent on its stdin: on the real node, from the image the node imported, both print the same plan.
  */
 @ClusterTest
+@OutsideTheLane // no operator: it runs plan, which only reads
 class LauncherE2E {
     private record Run(int exit, String output) {}
 

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * app's pods (compared with the test's own sampler); flags an app that ignores the injected variable;
  * and turns a refused login into a condition that clears when the Secret is fixed.
  */
+@Order(2)
 // Its two tests run side by side: each has its own namespace, app, policy and monitoring Secret.
 @Execution(ExecutionMode.CONCURRENT)
 class ObservedConnectionsE2E extends OperatorTestBase {

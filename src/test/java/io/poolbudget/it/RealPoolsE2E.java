@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * apps serve load. A scenario fails if the apps' connections ever exceed the budget, or if a pod's
  * HikariCP (asked directly) runs another pool size than the policy's status says was applied.
  */
+@Order(5)
 // Its tests run side by side (each in a namespace of its own, with apps and a sampler of its own), but for those
 // marked @Alone
 @Execution(ExecutionMode.CONCURRENT)

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * operator must say so. The two run at the same time, each in its namespace: the second mostly waits out its
  * pods' 40 s shutdowns.
  */
+@Order(6)
 @Execution(ExecutionMode.CONCURRENT)
 class RoutineRolloutE2E extends OperatorTestBase {
     private static final int ROLLOUTS = 10;

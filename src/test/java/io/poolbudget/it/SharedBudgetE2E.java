@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the growing one may raise only after it, so PostgreSQL never counts more than the budget. Raised at once,
  * the growing app's new pools would meet the shrinking app's old ones: 4 × 5 + 4 × 5 = 40 of 36.
  */
+@Order(3)
 class SharedBudgetE2E extends OperatorTestBase {
     @RegisterExtension
     final SharedBudgetFixture budget = new SharedBudgetFixture(getClass());
