@@ -6,7 +6,6 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -31,16 +30,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
             var turns = TURNS.computeIfAbsent(context.getRequiredTestClass(), c -> new ReentrantReadWriteLock(true));
             Lock turn = context.getRequiredTestMethod().isAnnotationPresent(Alone.class) ? turns.writeLock()
                     : turns.readLock();
-            ForkJoinPool.managedBlock(new ForkJoinPool.ManagedBlocker() {
-                @Override
-                public boolean block() {
-                    turn.lock();
-                    return true;
-                }
-
-                @Override
-                public boolean isReleasable() { return turn.tryLock(); }
-            });
+            ManagedWait.take(turn::tryLock, turn::lock);
             context.getStore(HELD).put("turn", turn);
         }
 

@@ -2,7 +2,6 @@ package io.poolbudget.it;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -30,16 +29,7 @@ final class LaneLock implements BeforeAllCallback, AfterAllCallback {
         }
         Semaphore lane = LANES.computeIfAbsent(TestCluster.key(context.getRequiredTestClass()),
                 k -> new Semaphore(1, true));
-        ForkJoinPool.managedBlock(new ForkJoinPool.ManagedBlocker() {
-            @Override
-            public boolean block() throws InterruptedException {
-                lane.acquire();
-                return true;
-            }
-
-            @Override
-            public boolean isReleasable() { return lane.tryAcquire(); }
-        });
+        ManagedWait.take(lane::tryAcquire, lane::acquire);
         context.getStore(HELD).put("lane", lane);
     }
 
