@@ -6,7 +6,6 @@ import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.TargetStatus;
 import java.io.File;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -138,7 +137,7 @@ class DashboardIT extends OperatorTestBase {
 
     @Test
     void isReadOnly() throws Exception {
-        var http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        var http = Scrape.HTTP;
         var base = "http://localhost:" + operator.port() + "/dashboard/";
         for (String path : List.of("", "api/policies")) {
             var post = http.send(

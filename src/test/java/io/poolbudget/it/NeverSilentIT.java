@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
@@ -86,7 +85,7 @@ class NeverSilentIT extends OperatorTestBase {
                 .satisfies(c -> assertThat(c.getReason()).isEqualTo("LiveOverBudget"));
         // the series follow the status of each pass; the status seen may be the one announced before its writes
         org.awaitility.Awaitility.await("the policy's series").atMost(java.time.Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                .untilAsserted(() -> assertThat(Scrape.HTTP
                         .send(HttpRequest.newBuilder(URI.create("http://localhost:"
                                 + operator.port() + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString())
                         .body())
@@ -290,7 +289,7 @@ class NeverSilentIT extends OperatorTestBase {
                   targets: [{name: small}]
                 """);
         awaitPolicy("other", targetState("small", "Applied", 1));
-        var ready = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+        var ready = Scrape.HTTP
                 .send(HttpRequest.newBuilder(URI.create("http://localhost:" + operator.port()
                         + "/q/health/ready")).build(), HttpResponse.BodyHandlers.discarding());
         assertThat(ready.statusCode()).isEqualTo(200);

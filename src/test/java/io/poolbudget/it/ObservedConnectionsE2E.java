@@ -107,7 +107,7 @@ class ObservedConnectionsE2E extends OperatorTestBase {
         System.out.println("E2E observe: " + c.getReason() + ": " + c.getMessage());
         assertThat(c.getReason()).isEqualTo("LoginFailed");
         assertThat(c.getMessage()).contains("password authentication failed").doesNotContain("not-the-password");
-        var ready = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build()
+        var ready = Scrape.HTTP
                 .send(java.net.http.HttpRequest.newBuilder(
                         java.net.URI.create("http://localhost:" + operator.port() + "/q/health/ready")).build(),
                         java.net.http.HttpResponse.BodyHandlers.discarding());

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
@@ -76,7 +75,7 @@ class ReconcileErrorIT extends OperatorTestBase {
     }
 
     private long reconcileErrors() throws Exception {
-        var body = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+        var body = Scrape.HTTP
                 .send(HttpRequest.newBuilder(URI.create("http://localhost:" + operator.port()
                         + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString())
                 .body();

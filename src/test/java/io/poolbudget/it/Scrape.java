@@ -21,12 +21,17 @@ record Scrape(List<Sample> samples) {
     private static final Pattern LINE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})?\\s+(\\S+)");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
 
+    /**
+     * One client for every request the tests send the operator, in HTTP/1.1 as Prometheus scrapes: the JDK's default
+     * upgrade to HTTP/2 once garbled a large streamed /q/metrics in the suite.
+     */
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
     static Scrape of(int port) {
         try {
-            var response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
-                    .send(HttpRequest.newBuilder(
-                            URI.create("http://localhost:" + port + "/q/metrics")).build(),
-                            HttpResponse.BodyHandlers.ofString());
+            var response = HTTP.send(HttpRequest.newBuilder(
+                    URI.create("http://localhost:" + port + "/q/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new AssertionError("/q/metrics answered " + response.statusCode());
             }
