@@ -23,6 +23,7 @@ public final class PlanCommand {
 
     static final String USAGE = """
             Usage: plan [-f FILE]... [-o table|json]
+                   plan --presets
 
             Prints the pool sizes the operator would apply, from a PoolPolicy and the Deployment,
             StatefulSet, HorizontalPodAutoscaler (or KEDA ScaledObject) manifests its targets name.
@@ -31,6 +32,7 @@ public final class PlanCommand {
               -f, --filename FILE   a YAML or JSON file, several documents allowed; - for stdin
                                     (repeatable; stdin when none is given)
               -o, --output FORMAT   table (default) or json
+                  --presets         what each spec.injection.preset's app reads, and holds without it
               -h, --help            this text
 
             Exit codes: 0 every policy fits its budget, 3 a policy is oversubscribed, 2 bad input.
@@ -45,6 +47,9 @@ public final class PlanCommand {
             String arg = args[i];
             if (arg.equals("-h") || arg.equals("--help")) {
                 out.print(USAGE);
+                return FITS;
+            } else if (arg.equals("--presets")) {
+                out.print(PresetTable.markdown());
                 return FITS;
             } else if ((arg.equals("-f") || arg.equals("--filename") || arg.equals("-o") || arg.equals("--output"))
                     && i + 1 < args.length) {

@@ -35,30 +35,50 @@ import java.util.Objects;
  * builds and reads objects, talks to no API.
  */
 public final class Injection {
-    public static final String MAX_KEY = "maxPoolSize";
-    public static final String MIN_KEY = "minIdle";
+    /** The operator's ConfigMap keys: stable names a container reads with envFrom (mode EnvFrom) and refers to. */
+    public static final String MAX_KEY = "POOLBUDGET_MAX_POOL_SIZE";
+    public static final String MIN_KEY = "POOLBUDGET_MIN_POOL_SIZE";
 
     private Injection() {}
 
-    /** The variable names: a preset's, or the explicit ones ({@code minIdle} may be null). */
-    public record EnvNames(String maxPoolSize, String minIdle) {
+    /**
+     * The variables a container gets from the policy: a preset's (named for spec.injection.datasource), or the explicit
+     * ones; in mode EnvFrom, the operator's ConfigMap keys, which the container's own variables refer to. {@code minIdle}
+     * and {@code initial} may be null; each carries the pool size (a static pool).
+     */
+    public record EnvNames(String maxPoolSize, String minIdle, String initial) {
         public static EnvNames of(InjectionSpec spec) {
-            return spec.getPreset() != null
-                    ? new EnvNames(spec.getPreset().maxPoolSizeEnv(), spec.getPreset().minIdleEnv())
-                    : new EnvNames(spec.getMaxPoolSizeEnv(), spec.getMinIdleEnv());
+            if (InjectionMode.of(spec) == InjectionMode.EnvFrom) {
+                return new EnvNames(MAX_KEY, MIN_KEY, null);
+            }
+            if (spec.getPreset() == null) {
+                return new EnvNames(spec.getMaxPoolSizeEnv(), spec.getMinIdleEnv(), null);
+            }
+            var knobs = spec.getPreset().knobs();
+            return new EnvNames(knobs.named(knobs.max(), spec.getDatasource()),
+                    knobs.named(knobs.min(), spec.getDatasource()), knobs.initial());
         }
 
         public List<String> all() {
-            return minIdle == null ? List.of(maxPoolSize) : List.of(maxPoolSize, minIdle);
+            return java.util.stream.Stream.of(maxPoolSize, minIdle, initial).filter(Objects::nonNull).toList();
         }
     }
 
-    /** The pool size a pod holds while the variable is absent: the spec's, else the preset's, else HikariCP's. */
+    /**
+     * The pool size a pod may open while the variable is absent: the spec's, else the preset's (no limit counted as
+     * {@link io.poolbudget.sizing.Limits#POOL_SIZE}), else HikariCP's.
+     */
     public static int appDefault(InjectionSpec spec) {
         if (spec != null && spec.getAppDefaultPoolSize() != null) {
             return spec.getAppDefaultPoolSize();
         }
-        return spec != null && spec.getPreset() != null ? spec.getPreset().defaultPoolSize() : Preset.HIKARI_DEFAULT;
+        return spec != null && spec.getPreset() != null ? spec.getPreset().appDefault().counted()
+                : Preset.HIKARI_DEFAULT;
+    }
+
+    /** Whether the operator keeps the values in a ConfigMap of its own (modes ConfigMap and EnvFrom). */
+    public static boolean viaConfigMap(InjectionSpec spec) {
+        return InjectionMode.of(spec) != InjectionMode.Env;
     }
 
     /**
@@ -91,6 +111,9 @@ public final class Injection {
         if (pod == null || pod.getContainers() == null) {
             return null;
         }
+        if (InjectionMode.of(spec) == InjectionMode.EnvFrom) {
+            return EnvFromCheck.problem(owner.configMapName(kind, workload), pod, containers, spec);
+        }
         String ours = owner.configMapName(kind, workload);
         for (Container c : pod.getContainers()) {
             if (!containers.contains(c.getName()) || c.getEnv() == null) {
@@ -101,7 +124,7 @@ public final class Injection {
                     continue;
                 }
                 var ref = e.getValueFrom().getConfigMapKeyRef();
-                boolean oursToo = spec.getMode() == InjectionMode.ConfigMap && ref != null
+                boolean oursToo = InjectionMode.of(spec) == InjectionMode.ConfigMap && ref != null
                         && ours.equals(ref.getName());
                 if (!oursToo) {
                     return "container '" + c.getName() + "' sets " + e.getName()
@@ -133,7 +156,7 @@ public final class Injection {
     public static Integer appliedSize(Owner owner, InjectionSpec spec, PodTemplateSpec template,
             List<String> containers,
             ConfigMap cm) {
-        if (spec.getMode() == InjectionMode.ConfigMap) {
+        if (viaConfigMap(spec)) {
             String value = cm == null || cm.getData() == null ? null : cm.getData().get(MAX_KEY);
             return value == null || revision(owner, spec, template, containers) == null ? null : parse(value);
         }
@@ -154,7 +177,7 @@ public final class Injection {
      * belong to an older revision and may hold a different pool.
      */
     public static String revision(Owner owner, InjectionSpec spec, PodTemplateSpec template, List<String> containers) {
-        if (spec.getMode() == InjectionMode.ConfigMap) {
+        if (viaConfigMap(spec)) {
             return Owner.annotation(template.getMetadata(), owner.hashAnnotation());
         }
         return containers.isEmpty() ? null
@@ -175,14 +198,18 @@ public final class Injection {
             InjectionSpec spec,
             List<String> containers, int size, String budget, int poolsPerPod) {
         EnvNames names = EnvNames.of(spec);
-        boolean viaConfigMap = spec.getMode() == InjectionMode.ConfigMap;
+        boolean viaConfigMap = viaConfigMap(spec);
         String cm = owner.configMapName(kind, name);
         List<Container> patched = new ArrayList<>();
-        for (String c : containers) {
+        // in mode EnvFrom the containers read the ConfigMap themselves: no variable of the pod is the operator's
+        for (String c : InjectionMode.of(spec) == InjectionMode.EnvFrom ? List.<String>of() : containers) {
             List<EnvVar> env = new ArrayList<>();
             env.add(envVar(names.maxPoolSize(), MAX_KEY, size, viaConfigMap ? cm : null));
             if (names.minIdle() != null) {
                 env.add(envVar(names.minIdle(), MIN_KEY, size, viaConfigMap ? cm : null));
+            }
+            if (names.initial() != null) {
+                env.add(envVar(names.initial(), MAX_KEY, size, viaConfigMap ? cm : null));
             }
             patched.add(new ContainerBuilder().withName(c).withEnv(env).build());
         }
@@ -197,8 +224,10 @@ public final class Injection {
                 meta.addToAnnotations(owner.poolsAnnotation(), Integer.toString(poolsPerPod));
             }
         }
-        PodTemplateSpec template = new PodTemplateSpecBuilder().withMetadata(meta.build())
-                .withNewSpec().withContainers(patched).endSpec().build();
+        PodTemplateSpec template = patched.isEmpty() ? new PodTemplateSpecBuilder().withMetadata(meta.build()).build()
+                : new PodTemplateSpecBuilder().withMetadata(meta.build()).withNewSpec().withContainers(patched)
+                        .endSpec()
+                        .build();
         return kind == WorkloadKind.Deployment
                 ? new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
                         .withNewSpec().withTemplate(template).endSpec().build()

@@ -2,7 +2,6 @@ package io.poolbudget.decide;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.poolbudget.api.v1alpha1.InjectionMode;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.TargetStatus;
@@ -235,7 +234,7 @@ public final class PolicyPass {
             Workload w = s.workload();
             int size = s.allocation().poolSize();
             List<HasMetadata> objects = new ArrayList<>();
-            if (injection.getMode() == InjectionMode.ConfigMap) {
+            if (Injection.viaConfigMap(injection)) {
                 objects.add(Injection.configMap(w.kind(), w.namespace(), w.name(), owner, size));
             }
             objects.add(Injection.workloadPatch(w.kind(), w.namespace(), w.name(), owner, injection, s.containers(),

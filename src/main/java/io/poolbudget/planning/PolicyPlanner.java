@@ -78,6 +78,7 @@ public final class PolicyPlanner {
                 throw new InvalidPolicyException(env[0], refused.substring(env[0].length() + 1));
             }
         }
+        presetRules(injection);
         if ((policy.getSpec().getDatabase() == null) == (policy.getSpec().getDatabaseRef() == null)) {
             // the CRD's CEL rule, for the plan command
             throw new InvalidPolicyException("spec", "must set exactly one of spec.database (a database of this "
@@ -90,7 +91,8 @@ public final class PolicyPlanner {
         Map<String, List<TerminatingMarks.Mark>> marksBefore = marksBefore(policy);
         Map<String, List<TerminatingMarks.Mark>> marks = new HashMap<>();
         try {
-            checkFields(policy.getSpec().getTargets());
+            int minimum = minimumPool(injection);
+            checkFields(policy.getSpec().getTargets(), minimum);
             for (ResolvedTarget r : resolution.targets()) {
                 Workload w = r.workload();
                 var after = TerminatingMarks.update(marksBefore.get(w.id()), catalog.rolloutOverlap(w));
@@ -98,7 +100,7 @@ public final class PolicyPlanner {
                 // pods terminating now hold their pools now, whatever removed them; only rollouts are remembered
                 long seen = Math.max(catalog.terminatingNow(w), TerminatingMarks.most(after));
                 inputs.add(input(r, seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS),
-                        w.shutdown().steps(catalog.observedReadySeconds(w))));
+                        w.shutdown().steps(catalog.observedReadySeconds(w)), minimum));
             }
             return new PolicyPlan(resolution.targets(), resolution.missing(), PoolSizer.allocate(budget, inputs),
                     Map.copyOf(marks));
@@ -200,25 +202,48 @@ public final class PolicyPlanner {
     }
 
     /** Every target's own fields, checked as sizing checks them, whether or not its selector matches anything. */
-    private static void checkFields(List<TargetSpec> targets) {
-        for (int i = 0; targets != null && i < targets.size(); i++) {
-            String field = "spec.targets[" + i + "]";
-            fields(TargetInput.builder(field), targets.get(i), field).build();
+    /** The CRD's CEL rules on presets, for the plan command (and objects stored before the rules): one wording. */
+    private static void presetRules(io.poolbudget.api.v1alpha1.InjectionSpec injection) {
+        if (injection == null) {
+            return;
+        }
+        var preset = injection.getPreset();
+        if (injection.getDatasource() != null && (preset == null || !preset.named())) {
+            throw new InvalidPolicyException("spec.injection.datasource",
+                    io.poolbudget.api.v1alpha1.InjectionSpec.DATASOURCE_MESSAGE
+                            .substring("injection.datasource ".length()));
+        }
+        if (preset != null && preset.inConnectionString() && injection.getMode() != null
+                && injection.getMode() != io.poolbudget.api.v1alpha1.InjectionMode.EnvFrom) {
+            throw new InvalidPolicyException("spec.injection.mode",
+                    io.poolbudget.api.v1alpha1.InjectionSpec.URL_MODE_MESSAGE.substring("injection.mode ".length()));
         }
     }
 
-    private static TargetInput input(ResolvedTarget r, Integer seenTerminating, int shutdownSteps) {
+    /** The smallest pool the preset's app starts with: every target's minPoolSize unless it sets one. */
+    static int minimumPool(io.poolbudget.api.v1alpha1.InjectionSpec injection) {
+        return injection == null || injection.getPreset() == null ? 1 : injection.getPreset().minimumPool();
+    }
+
+    private static void checkFields(List<TargetSpec> targets, int minimum) {
+        for (int i = 0; targets != null && i < targets.size(); i++) {
+            String field = "spec.targets[" + i + "]";
+            fields(TargetInput.builder(field), targets.get(i), field, minimum).build();
+        }
+    }
+
+    private static TargetInput input(ResolvedTarget r, Integer seenTerminating, int shutdownSteps, int minimum) {
         Workload w = r.workload();
-        return fields(TargetInput.builder(w.id()), r.spec(), "spec.targets[" + r.index() + "]")
+        return fields(TargetInput.builder(w.id()), r.spec(), "spec.targets[" + r.index() + "]", minimum)
                 .replicas(w.replicas()).hpaMaxReplicas(w.hpaMaxReplicas()).scaler(w.scaler()).rollout(w.rollout())
                 .seenTerminating(seenTerminating)
                 .shutdownSteps(shutdownSteps)
                 .build();
     }
 
-    private static TargetInput.Builder fields(TargetInput.Builder builder, TargetSpec t, String field) {
+    private static TargetInput.Builder fields(TargetInput.Builder builder, TargetSpec t, String field, int minimum) {
         return builder.field(field)
-                .weight(orDefault(t.getWeight(), 1)).minPoolSize(orDefault(t.getMinPoolSize(), 1))
+                .weight(orDefault(t.getWeight(), 1)).minPoolSize(orDefault(t.getMinPoolSize(), minimum))
                 .maxPoolSize(t.getMaxPoolSize())
                 .poolsPerPod(Limits.bounded(field + ".poolsPerPod", t.getPoolsPerPod() == null ? 1 : t.getPoolsPerPod(),
                         1, Limits.POOLS_PER_POD))

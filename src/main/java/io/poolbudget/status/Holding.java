@@ -18,6 +18,12 @@ public final class Holding {
         if (note != null) {
             notes.add(note);
         }
+        if (atDefault >= io.poolbudget.sizing.Limits.POOL_SIZE) {
+            // a preset whose app has no pool limit without its variable (gitea), or one derived from the node's CPUs
+            return "the pods may open any number of connections (pods the operator has not sized yet have no pool "
+                    + "limit without its variable: every raise waits until they are sized"
+                    + (notes.isEmpty() ? "" : "; " + String.join("; ", notes)) + ")";
+        }
         if (atDefault > 0) {
             notes.add(atDefault
                     + " of them at the app's default pool, for pods the operator has not sized yet: what those "

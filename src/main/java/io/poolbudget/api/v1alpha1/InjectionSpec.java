@@ -1,7 +1,6 @@
 package io.poolbudget.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
@@ -19,14 +18,44 @@ import java.util.List;
         + "maxPoolSizeEnv.startsWith(p))", message = "injection.maxPoolSizeEnv" + EnvNames.MESSAGE_TAIL)
 @ValidationRule(value = "!has(self.minIdleEnv) || !(self.minIdleEnv " + EnvNames.RULE_PREFIX
         + "minIdleEnv.startsWith(p))", message = "injection.minIdleEnv" + EnvNames.MESSAGE_TAIL)
+@ValidationRule(value = "!has(self.datasource) || (has(self.preset) && self.preset in " + InjectionSpec.NAMED_CEL
+        + ")", message = InjectionSpec.DATASOURCE_MESSAGE)
+@ValidationRule(value = "!has(self.preset) || !(self.preset in " + InjectionSpec.URL_CEL
+        + ") || !has(self.mode) || self.mode == 'EnvFrom'", message = InjectionSpec.URL_MODE_MESSAGE)
 public class InjectionSpec {
+    /** The presets whose variables take a datasource name, as a CEL list ({@code PresetTableTest} checks it). */
+    public static final String NAMED_CEL = "['quarkus-agroal', 'micronaut-hikari']";
+    /** The presets whose size goes into a connection string, as a CEL list ({@code PresetTableTest} checks it). */
+    public static final String URL_CEL = "['pgx', 'prisma', 'npgsql', 'rails']";
+    public static final String DATASOURCE_MESSAGE = "injection.datasource goes with a preset whose variables name a "
+            + "datasource (quarkus-agroal, micronaut-hikari); for others name the variables in maxPoolSizeEnv";
+    public static final String URL_MODE_MESSAGE = "injection.mode must be EnvFrom (its default) for a preset that puts "
+            + "the size in your connection string (pgx, prisma, npgsql, rails): the operator writes no variable of "
+            + "the app's, your URL refers to $(POOLBUDGET_MAX_POOL_SIZE)";
+    /** What kubectl explain shows for preset; {@code PresetTableTest} checks it against {@link Preset}. */
+    public static final String PRESET_DESCRIPTION = "The app's stack: the operator writes its variables, or (pgx, "
+            + "prisma, npgsql, rails) your connection string refers to the operator's value. spring-boot-hikari: "
+            + "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE, _MINIMUMIDLE (default 10). quarkus-agroal: "
+            + "QUARKUS_DATASOURCE_[<DATASOURCE>_]JDBC_MAX_SIZE, _MIN_SIZE (default 50). micronaut-hikari: "
+            + "DATASOURCES_<DATASOURCE|DEFAULT>_MAXIMUM_POOL_SIZE, _MINIMUM_IDLE (default 10). hikari-env: "
+            + "HIKARI_MAXIMUM_POOL_SIZE, HIKARI_MINIMUM_IDLE (default 10). keycloak: KC_DB_POOL_MAX_SIZE, _MIN_SIZE, "
+            + "_INITIAL_SIZE (default 100; needs a pool of 2). ecto: POOL_SIZE (default 10). gitea: "
+            + "GITEA__database__MAX_OPEN_CONNS, _MAX_IDLE_CONNS (default: no limit). mattermost: "
+            + "MM_SQLSETTINGS_MAXOPENCONNS, _MAXIDLECONNS (default 300). pgx: pool_max_conns=$(POOLBUDGET_MAX_POOL_SIZE)"
+            + " in the URL (default max(4, CPUs)). prisma: connection_limit= (default 2 x physical CPUs + 1). npgsql: "
+            + "Maximum Pool Size= (default 100). rails: ?pool= in DATABASE_URL (default 5 per process). "
+            + "docs/reference/presets.md. Set this or maxPoolSizeEnv.";
 
-    @JsonPropertyDescription("Environment variable names of a framework: spring-boot-hikari "
-            + "(SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE, SPRING_DATASOURCE_HIKARI_MINIMUMIDLE), quarkus-agroal "
-            + "(QUARKUS_DATASOURCE_JDBC_MAX_SIZE, QUARKUS_DATASOURCE_JDBC_MIN_SIZE), micronaut-hikari "
-            + "(DATASOURCES_DEFAULT_MAXIMUM_POOL_SIZE, DATASOURCES_DEFAULT_MINIMUM_IDLE) or hikari-env "
-            + "(HIKARI_MAXIMUM_POOL_SIZE, HIKARI_MINIMUM_IDLE). Set this or maxPoolSizeEnv.")
+    @JsonPropertyDescription(PRESET_DESCRIPTION)
     private Preset preset;
+
+    @Pattern("^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    @Size(max = 63)
+    @JsonPropertyDescription("The named datasource to size, for quarkus-agroal (QUARKUS_DATASOURCE_ORDERS_JDBC_MAX_SIZE "
+            + "for orders) and micronaut-hikari (DATASOURCES_ORDERS_MAXIMUM_POOL_SIZE). Default: the default "
+            + "datasource. A pod with several datasources on one database: one policy target per datasource is not "
+            + "possible, use poolsPerPod.")
+    private String datasource;
 
     @Pattern("^[A-Za-z_][A-Za-z0-9_]*$")
     @Size(max = Limits.NAME_LENGTH)
@@ -44,18 +73,24 @@ public class InjectionSpec {
             + "containers never.")
     private List<String> containers = new ArrayList<>();
 
-    @Default("Env")
-    @JsonPropertyDescription("Env: variables in the pod template (a change rolls the pods). ConfigMap: the values in "
-            + "a ConfigMap of the operator's, each variable referring to its key (env[].valueFrom.configMapKeyRef), "
-            + "with the ConfigMap's content hash on the pod template so that a change rolls the pods.")
-    private InjectionMode mode = InjectionMode.Env;
+    @JsonPropertyDescription("Env (the default for presets with variables): variables in the pod template (a change "
+            + "rolls the pods). ConfigMap: the values in a ConfigMap of the operator's, each variable referring to its "
+            + "key (env[].valueFrom.configMapKeyRef). EnvFrom (the default for pgx, prisma, npgsql, rails): the "
+            + "operator writes only its ConfigMap, poolbudget-<policy>-<kind>-<workload> with the keys "
+            + "POOLBUDGET_MAX_POOL_SIZE and POOLBUDGET_MIN_POOL_SIZE; your container reads it with envFrom and your "
+            + "own variables refer to them, e.g. DATABASE_URL: postgres://app:$(DB_PASSWORD)@db/app?pool_max_conns="
+            + "$(POOLBUDGET_MAX_POOL_SIZE). In both ConfigMap modes the ConfigMap's content hash is on the pod "
+            + "template so that a change rolls the pods.")
+    private InjectionMode mode;
 
     @Min(1)
     @Max(Limits.POOL_SIZE)
     @JsonPropertyDescription("The pool size a pod holds while the variable is absent: the application's own default. "
-            + "Default: the preset's (10 for HikariCP, 20 for Agroal); 10 with explicit variable names. The operator "
-            + "counts pods it has not sized yet at this size, and writes a first size at once only when it is lower; "
-            + "a higher first size waits like any raise.")
+            + "Default: the preset's (docs/reference/presets.md: the highest of the versions it covers; no limit for "
+            + "gitea; for pgx and prisma, derived from the node's CPUs, counted as no limit unless set here); 10 with "
+            + "explicit variable names. The operator counts pods it has not sized yet at this size (a pod without a "
+            + "limit blocks every raise until it is sized), and writes a first size at once only when it is lower; a "
+            + "higher first size waits like any raise.")
     private Integer appDefaultPoolSize;
 
     public Integer getAppDefaultPoolSize() { return appDefaultPoolSize; }
@@ -69,5 +104,7 @@ public class InjectionSpec {
     public List<String> getContainers() { return containers; }
     public void setContainers(List<String> containers) { this.containers = containers; }
     public InjectionMode getMode() { return mode; }
+    public String getDatasource() { return datasource; }
+    public void setDatasource(String datasource) { this.datasource = datasource; }
     public void setMode(InjectionMode mode) { this.mode = mode; }
 }

@@ -1,41 +1,145 @@
 package io.poolbudget.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.poolbudget.sizing.Limits;
 
-/** Frameworks whose pool settings the operator knows by environment variable. */
+/**
+ * What an application stack reads its pool size from, and what it holds without it: the one source for the operator,
+ * {@code plan}, the CRD's description and docs/reference/presets.md ({@code PresetTableTest} checks the last two).
+ * Each preset names its variables (the maximum, and where the stack has them the minimum and the initial size) or the
+ * connection-string parameter the user points at the operator's value, what a pod without them holds (a number, no
+ * limit at all, or a number derived from its node's CPUs) and the smallest pool its app starts with. A default is
+ * the highest of the versions the preset covers, so a pod not sized yet is never undercounted.
+ */
 public enum Preset {
     @JsonProperty("spring-boot-hikari")
-    SPRING_BOOT_HIKARI("SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE", "SPRING_DATASOURCE_HIKARI_MINIMUMIDLE",
-            Preset.HIKARI_DEFAULT), @JsonProperty("quarkus-agroal")
-    QUARKUS_AGROAL("QUARKUS_DATASOURCE_JDBC_MAX_SIZE", "QUARKUS_DATASOURCE_JDBC_MIN_SIZE",
-            20), @JsonProperty("micronaut-hikari")
-    MICRONAUT_HIKARI("DATASOURCES_DEFAULT_MAXIMUM_POOL_SIZE", "DATASOURCES_DEFAULT_MINIMUM_IDLE",
-            Preset.HIKARI_DEFAULT), @JsonProperty("hikari-env")
-    HIKARI_ENV("HIKARI_MAXIMUM_POOL_SIZE", "HIKARI_MINIMUM_IDLE", Preset.HIKARI_DEFAULT);
+    SPRING_BOOT_HIKARI("Spring Boot 2.x-3.x, HikariCP", env("SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE",
+            "SPRING_DATASOURCE_HIKARI_MINIMUMIDLE", null), AppDefault.of(10), 1), @JsonProperty("quarkus-agroal")
+    QUARKUS_AGROAL("Quarkus 3.x, Agroal (the default datasource, or spec.injection.datasource)",
+            named("", "QUARKUS_DATASOURCE_{DS}JDBC_MAX_SIZE", "QUARKUS_DATASOURCE_{DS}JDBC_MIN_SIZE"), // Quarkus raised Agroal's default max-size from 20 to 50 (quarkusio/quarkus#51169)
+            AppDefault.of(50), 1), @JsonProperty("micronaut-hikari")
+    MICRONAUT_HIKARI("Micronaut 3.x-4.x, HikariCP (datasource default, or spec.injection.datasource)",
+            named("default", "DATASOURCES_{DS}MAXIMUM_POOL_SIZE", "DATASOURCES_{DS}MINIMUM_IDLE"), AppDefault.of(10),
+            1), @JsonProperty("hikari-env")
+    HIKARI_ENV("HikariCP configured from HIKARI_* variables", env("HIKARI_MAXIMUM_POOL_SIZE", "HIKARI_MINIMUM_IDLE",
+            null), AppDefault.of(10), 1), @JsonProperty("keycloak")
+    KEYCLOAK("Keycloak 17-26 (Quarkus, Agroal); it takes a second connection while it starts",
+            env("KC_DB_POOL_MAX_SIZE", "KC_DB_POOL_MIN_SIZE", "KC_DB_POOL_INITIAL_SIZE"), AppDefault.of(100),
+            2), @JsonProperty("ecto")
+    ECTO("Phoenix/Ecto (config/runtime.exs reads POOL_SIZE)", env("POOL_SIZE", null, null), AppDefault.of(10),
+            1), @JsonProperty("gitea")
+    GITEA("Gitea 1.x (Go database/sql)", env("GITEA__database__MAX_OPEN_CONNS", "GITEA__database__MAX_IDLE_CONNS",
+            null), AppDefault.UNLIMITED, 1), @JsonProperty("mattermost")
+    MATTERMOST("Mattermost 7.x-10.x (Go database/sql)", env("MM_SQLSETTINGS_MAXOPENCONNS",
+            "MM_SQLSETTINGS_MAXIDLECONNS", null), AppDefault.of(300), 1), @JsonProperty("pgx")
+    PGX("Go pgxpool (pgx v4-v5)", url("pool_max_conns", "pool_min_conns"), AppDefault.cpus("max(4, CPUs)"),
+            1), @JsonProperty("prisma")
+    PRISMA("Prisma ORM 2-6", url("connection_limit", null), AppDefault.cpus("2 x physical CPUs + 1"),
+            1), @JsonProperty("npgsql")
+    NPGSQL(".NET Npgsql (connection string keywords)", url("Maximum Pool Size", "Minimum Pool Size"),
+            AppDefault.of(100), 1), @JsonProperty("rails")
+    RAILS("Rails 6-8 (DATABASE_URL ?pool=; one pool per Puma worker: set poolsPerPod to WEB_CONCURRENCY)",
+            url("pool", null), AppDefault.of(5), 1);
 
     /** HikariCP's maximumPoolSize when none is configured; also assumed for explicit variable names. */
     public static final int HIKARI_DEFAULT = 10;
+    /** Where a datasource name goes in a variable name ("" for the default datasource). */
+    public static final String DATASOURCE = "{DS}";
 
-    private final String maxPoolSizeEnv;
-    private final String minIdleEnv;
-    private final int defaultPoolSize;
-
-    Preset(String maxPoolSizeEnv, String minIdleEnv, int defaultPoolSize) {
-        this.maxPoolSizeEnv = maxPoolSizeEnv;
-        this.minIdleEnv = minIdleEnv;
-        this.defaultPoolSize = defaultPoolSize;
+    /** Variable names (env presets) or connection-string parameters (url presets); min and initial may be null. */
+    public record Knobs(boolean url, String max, String min, String initial, String defaultDatasource) {
+        /** The variable (or parameter) {@code template} names for {@code datasource} (null: the default one). */
+        public String named(String template, String datasource) {
+            if (template == null || defaultDatasource == null) {
+                return template;
+            }
+            String ds = datasource == null || datasource.isEmpty() ? defaultDatasource : datasource;
+            return template.replace(DATASOURCE,
+                    ds.isEmpty() ? "" : ds.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + "_");
+        }
     }
 
-    /** The framework's own maximum pool size when the variable is absent (Agroal 20, HikariCP 10). */
-    public int defaultPoolSize() {
-        return defaultPoolSize;
+    /**
+     * What a pod holds without the size: {@code pools} connections, or no limit, or (where {@code cpus} names the
+     * rule) a number derived from its node's CPUs, which the operator cannot see: counted as no limit until sized
+     * unless spec.injection.appDefaultPoolSize says what your nodes give.
+     */
+    public record AppDefault(Integer pools, String cpus) {
+        static final AppDefault UNLIMITED = new AppDefault(null, null);
+
+        static AppDefault of(int pools) {
+            return new AppDefault(pools, null);
+        }
+
+        static AppDefault cpus(String rule) {
+            return new AppDefault(null, rule);
+        }
+
+        /** What a pod not sized yet may open: the number, or {@link Limits#POOL_SIZE} for no known limit. */
+        public int counted() {
+            return pools != null ? pools : Limits.POOL_SIZE;
+        }
+
+        public String describe() {
+            return pools != null ? Integer.toString(pools)
+                    : cpus != null ? cpus + " (counted as no limit)" : "no limit";
+        }
     }
 
-    public String maxPoolSizeEnv() {
-        return maxPoolSizeEnv;
+    private final String stack;
+    private final Knobs knobs;
+    private final AppDefault appDefault;
+    private final int minimumPool;
+
+    Preset(String stack, Knobs knobs, AppDefault appDefault, int minimumPool) {
+        this.stack = stack;
+        this.knobs = knobs;
+        this.appDefault = appDefault;
+        this.minimumPool = minimumPool;
     }
 
-    public String minIdleEnv() {
-        return minIdleEnv;
+    private static Knobs env(String max, String min, String initial) {
+        return new Knobs(false, max, min, initial, null);
+    }
+
+    /** Variables with a datasource's name in them; {@code defaultDatasource} is the name without one ("": none). */
+    private static Knobs named(String defaultDatasource, String max, String min) {
+        return new Knobs(false, max, min, null, defaultDatasource);
+    }
+
+    private static Knobs url(String max, String min) {
+        return new Knobs(true, max, min, null, null);
+    }
+
+    /** The name users write in spec.injection.preset. */
+    public String value() {
+        return name().toLowerCase().replace('_', '-');
+    }
+
+    public String stack() {
+        return stack;
+    }
+
+    public Knobs knobs() {
+        return knobs;
+    }
+
+    public AppDefault appDefault() {
+        return appDefault;
+    }
+
+    /** The smallest pool its app starts with: the default of every target's minPoolSize. */
+    public int minimumPool() {
+        return minimumPool;
+    }
+
+    /** Whether the size goes into the user's connection string (mode EnvFrom), rather than variables of its own. */
+    public boolean inConnectionString() {
+        return knobs.url();
+    }
+
+    /** Whether its variable names take a datasource name (spec.injection.datasource). */
+    public boolean named() {
+        return knobs.defaultDatasource() != null;
     }
 }

@@ -11,7 +11,7 @@ import io.poolbudget.sizing.Limits;
 
 /** One workload (by name) or a set of workloads (by selector) that connects to the database. */
 @ValidationRule(value = "has(self.name) != has(self.selector)", message = "set exactly one of targets[].name or targets[].selector")
-@ValidationRule(value = "!has(self.maxPoolSize) || self.minPoolSize <= self.maxPoolSize", message = "targets[].minPoolSize must not exceed targets[].maxPoolSize: lower minPoolSize or raise maxPoolSize")
+@ValidationRule(value = "!has(self.maxPoolSize) || !has(self.minPoolSize) || self.minPoolSize <= self.maxPoolSize", message = "targets[].minPoolSize must not exceed targets[].maxPoolSize: lower minPoolSize or raise maxPoolSize")
 @ValidationRule(value = "(has(self.basis) && self.basis == 'Fixed') == has(self.fixedReplicas)", message = "targets[].fixedReplicas is required with basis Fixed and only allowed with it")
 public class TargetSpec {
 
@@ -35,9 +35,9 @@ public class TargetSpec {
 
     @Min(1)
     @Max(Limits.POOL_SIZE)
-    @Default("1")
-    @JsonPropertyDescription("Smallest pool size per pod (default 1). A budget too small for every minimum is reported as Oversubscribed.")
-    private Integer minPoolSize = 1;
+    @JsonPropertyDescription("Smallest pool size per pod. Default: the smallest pool the preset's app starts with (2 for "
+            + "keycloak, else 1). A budget too small for every minimum is reported as Oversubscribed.")
+    private Integer minPoolSize;
 
     @Min(1)
     @Max(Limits.POOL_SIZE)

@@ -1,0 +1,57 @@
+package io.poolbudget.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.poolbudget.api.v1alpha1.InjectionSpec;
+import io.poolbudget.api.v1alpha1.Preset;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The presets' one source ({@link Preset}) against what is written from it: the docs' table, the CRD's text and rules. */
+class PresetTableTest {
+    private static final Path DOC = Path.of("docs", "reference", "presets.md");
+
+    @Test
+    void theDocsHoldTheTablePlanPrints() throws IOException {
+        String doc = Files.readString(DOC);
+        int begin = doc.indexOf(PresetTable.BEGIN);
+        int end = doc.indexOf(PresetTable.END);
+        assertThat(begin).as("%s has the table's begin marker", DOC).isNotNegative();
+        assertThat(end).as("%s has the table's end marker", DOC).isGreaterThan(begin);
+        String table = doc.substring(begin + PresetTable.BEGIN.length(), end).strip() + "\n";
+        assertThat(table).as("the table in %s, written from Preset: replace it with `plan --presets`", DOC)
+                .isEqualTo(PresetTable.markdown());
+    }
+
+    @Test
+    void theCrdRulesListThePresetsTheyAreAbout() {
+        assertThat(InjectionSpec.NAMED_CEL).isEqualTo(cel(Preset::named));
+        assertThat(InjectionSpec.URL_CEL).isEqualTo(cel(Preset::inConnectionString));
+    }
+
+    @Test
+    void kubectlExplainNamesEveryPresetWithWhatItsAppReadsAndItsDefault() {
+        for (Preset p : Preset.values()) {
+            String shown = p.named() ? p.knobs().max().replace(Preset.DATASOURCE, "") : p.knobs().max();
+            assertThat(InjectionSpec.PRESET_DESCRIPTION).as(p.value())
+                    .contains(p.value() + ": ")
+                    .contains(p.named() ? shown.substring(shown.length() - 8) : shown);
+            String after = InjectionSpec.PRESET_DESCRIPTION.substring(
+                    InjectionSpec.PRESET_DESCRIPTION.indexOf(p.value() + ": "));
+            String item = after.substring(0, after.indexOf(").") + 1);
+            assertThat(item).as("%s's default in the CRD's text", p.value()).contains(p.appDefault().pools() != null
+                    ? "default " + p.appDefault().pools()
+                    : p.appDefault().cpus() != null ? p.appDefault().cpus() : "no limit");
+        }
+    }
+
+    private static String cel(Predicate<Preset> which) {
+        return Arrays.stream(Preset.values()).filter(which).map(p -> "'" + p.value() + "'")
+                .collect(Collectors.joining(", ", "[", "]"));
+    }
+}
