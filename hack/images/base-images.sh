@@ -11,21 +11,7 @@ source "$(dirname "$0")/../cluster/lib.sh"
 OUT="$BUILD_AREA/images"
 mkdir -p "$OUT/base"
 
-# docker_archive ROOTFS TAG CONFIG_JSON OUT.tar: one layer, written reproducibly (sorted, mtime 0).
-docker_archive() {
-  local rootfs=$1 tag=$2 config=$3 out=$4 tmp; tmp=$(mktemp -d)
-  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$rootfs" -cf "$tmp/layer.tar" .
-  local layer; layer=$(sha256sum "$tmp/layer.tar" | cut -c1-64)
-  mkdir "$tmp/$layer" && mv "$tmp/layer.tar" "$tmp/$layer/layer.tar"
-  printf '{"architecture":"amd64","os":"linux","config":%s,"rootfs":{"type":"layers","diff_ids":["sha256:%s"]}}' \
-    "$config" "$layer" > "$tmp/config.json"
-  local cfg; cfg=$(sha256sum "$tmp/config.json" | cut -c1-64)
-  mv "$tmp/config.json" "$tmp/$cfg.json"
-  printf '[{"Config":"%s.json","RepoTags":["%s"],"Layers":["%s/layer.tar"]}]' "$cfg" "$tag" "$layer" > "$tmp/manifest.json"
-  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$tmp" -cf "$out.partial" manifest.json "$cfg.json" "$layer"
-  mv "$out.partial" "$out"
-  rm -rf "$tmp"
-}
+source "$(dirname "$0")/archive.sh"
 
 PAUSE_SRC="$(cd "$MODULES/kubernetes" && GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' k8s.io/kubernetes 2>/dev/null || true)/build/pause/linux/pause.c"
 if [ ! -s "$OUT/pause.tar" ]; then
@@ -40,10 +26,13 @@ if [ ! -s "$OUT/pause.tar" ]; then
   log "built $OUT/pause.tar ($PAUSE_IMAGE)"
 fi
 
-if [ ! -s "$OUT/base/jre-base.tar" ]; then
+# jdk.jfr: frameworks load jdk.jfr.Event classes (Micronaut 4.10 fails every request without the module).
+# The tarball is rebuilt when this list changes (a stamp beside it).
+JRE_MODULES=java.se,jdk.crypto.ec,jdk.unsupported,jdk.zipfs,jdk.management,jdk.naming.dns,jdk.jfr
+if [ ! -s "$OUT/base/jre-base.tar" ] || [ "$(cat "$OUT/base/jre-base.modules" 2>/dev/null)" != "$JRE_MODULES" ]; then
   command -v jlink >/dev/null || die "jlink is needed for the JRE base image. Fix: install a full JDK 17 (openjdk-17-jdk-headless)"
   root=$(mktemp -d)
-  jlink --add-modules java.se,jdk.crypto.ec,jdk.unsupported,jdk.zipfs,jdk.management,jdk.naming.dns \
+  jlink --add-modules "$JRE_MODULES" \
     --strip-debug --no-man-pages --no-header-files --compress=2 --output "$root/opt/java"
   # The shared libraries the JVM links, from this machine (glibc, libstdc++, zlib, the loader).
   for lib in $( { ldd "$root/opt/java/bin/java"; find "$root/opt/java/lib" -name '*.so' -exec ldd {} \; 2>/dev/null; } |
@@ -58,6 +47,7 @@ if [ ! -s "$OUT/base/jre-base.tar" ]; then
   docker_archive "$root" poolbudget/jre:17 \
     '{"User":"1001:1001","WorkingDir":"/app","Env":["PATH=/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","LANG=C.UTF-8"]}' \
     "$OUT/base/jre-base.tar"
+  echo "$JRE_MODULES" > "$OUT/base/jre-base.modules"
   rm -rf "$root"
   log "built $OUT/base/jre-base.tar (poolbudget/jre:17, $(du -m "$OUT/base/jre-base.tar" | cut -f1) MB)"
 fi

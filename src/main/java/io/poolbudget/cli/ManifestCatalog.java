@@ -20,9 +20,17 @@ import java.util.Optional;
  */
 final class ManifestCatalog implements WorkloadCatalog {
     private final List<Workload> workloads;
+    private final java.util.Map<String, io.fabric8.kubernetes.api.model.PodTemplateSpec> templates;
 
-    private ManifestCatalog(List<Workload> workloads) {
+    private ManifestCatalog(List<Workload> workloads,
+            java.util.Map<String, io.fabric8.kubernetes.api.model.PodTemplateSpec> templates) {
         this.workloads = workloads;
+        this.templates = templates;
+    }
+
+    /** The workload's pod template as its manifest gives it (null where it gives none). */
+    io.fabric8.kubernetes.api.model.PodTemplateSpec template(Workload w) {
+        return templates.get(w.id());
     }
 
     static ManifestCatalog of(List<Manifests.Document> documents) throws Manifests.BadInput {
@@ -46,16 +54,29 @@ final class ManifestCatalog implements WorkloadCatalog {
             }
         }
         List<Workload> workloads = new ArrayList<>();
+        java.util.Map<String, io.fabric8.kubernetes.api.model.PodTemplateSpec> templates = new java.util.HashMap<>();
         for (var doc : documents) {
             String ns = namespace(doc);
             List<Workloads.Scaler> here = scalers.stream().filter(s -> sameNamespace(ns, s.namespace()))
                     .map(Scoped::scaler).toList();
             try {
                 switch (doc.kind()) {
-                    case "Deployment" ->
-                        workloads.add(Workloads.of(Manifests.bind(doc, Deployment.class, Manifests.LENIENT), here));
-                    case "StatefulSet" ->
-                        workloads.add(Workloads.of(Manifests.bind(doc, StatefulSet.class, Manifests.LENIENT), here));
+                    case "Deployment" -> {
+                        var d = Manifests.bind(doc, Deployment.class, Manifests.LENIENT);
+                        var w = Workloads.of(d, here);
+                        workloads.add(w);
+                        if (d.getSpec() != null && d.getSpec().getTemplate() != null) {
+                            templates.put(w.id(), d.getSpec().getTemplate());
+                        }
+                    }
+                    case "StatefulSet" -> {
+                        var s = Manifests.bind(doc, StatefulSet.class, Manifests.LENIENT);
+                        var w = Workloads.of(s, here);
+                        workloads.add(w);
+                        if (s.getSpec() != null && s.getSpec().getTemplate() != null) {
+                            templates.put(w.id(), s.getSpec().getTemplate());
+                        }
+                    }
                     default -> {
                     }
                 }
@@ -64,7 +85,7 @@ final class ManifestCatalog implements WorkloadCatalog {
             }
         }
         workloads.sort(Comparator.comparing(Workload::name));
-        return new ManifestCatalog(workloads);
+        return new ManifestCatalog(workloads, templates);
     }
 
     /** KEDA's ScaledObject: it makes an HPA in the cluster; offline we read its maximum directly. */

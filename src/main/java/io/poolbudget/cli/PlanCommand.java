@@ -99,6 +99,34 @@ public final class PlanCommand {
         return documents;
     }
 
+    /**
+     * What the operator would report as a target's problem from its template alone (the containers it names, a
+     * variable set through valueFrom, mode EnvFrom's references): the same checks, from the manifests.
+     */
+    static List<String> templateProblems(PoolPolicy policy, PolicyPlanner.PolicyPlan plan, ManifestCatalog catalog) {
+        var spec = policy.getSpec().getInjection();
+        List<String> problems = new ArrayList<>();
+        for (var r : spec == null ? List.<PolicyPlanner.ResolvedTarget>of() : plan.targets()) {
+            var w = r.workload();
+            var template = catalog.template(w);
+            if (template == null || template.getSpec() == null || template.getSpec().getContainers() == null) {
+                continue;
+            }
+            String problem;
+            try {
+                var containers = io.poolbudget.decide.Injection.containers(spec, template.getSpec());
+                problem = io.poolbudget.decide.Injection.foreignValueFrom(io.poolbudget.decide.Owner.of(policy),
+                        w.kind(), w.name(), spec, template.getSpec(), containers);
+            } catch (IllegalArgumentException e) {
+                problem = e.getMessage();
+            }
+            if (problem != null) {
+                problems.add(w.kind() + "/" + w.name() + ": " + problem);
+            }
+        }
+        return problems;
+    }
+
     /** The plan for every PoolPolicy among these documents, as the operator would make it. */
     static List<PlanOutput.PolicyResult> plan(List<Manifests.Document> documents, PrintStream err, String sources)
             throws Manifests.BadInput {
@@ -120,6 +148,8 @@ public final class PlanCommand {
                     // as the operator warns: a selector that matches nothing sizes nothing
                     err.println("plan: warning: " + doc.where() + ": " + m.problem());
                 }
+                templateProblems(policy, plan, catalog).forEach(p -> err.println("plan: warning: " + doc.where() + ": "
+                        + p));
                 results.add(new PlanOutput.PolicyResult(policy, plan));
             } catch (InvalidPolicyException e) {
                 throw new Manifests.BadInput(doc.where() + ": " + e.getMessage());

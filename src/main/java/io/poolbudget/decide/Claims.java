@@ -29,6 +29,9 @@ public final class Claims {
     /** What a policy with this injection writes into these containers. */
     public static Set<String> writes(InjectionSpec spec, List<String> containers) {
         Set<String> writes = new TreeSet<>();
+        if (io.poolbudget.api.v1alpha1.InjectionMode.of(spec) == io.poolbudget.api.v1alpha1.InjectionMode.EnvFrom) {
+            return writes; // only its own ConfigMap: two policies' ConfigMaps meet in a container by prefix (EnvFromCheck)
+        }
         for (String c : containers) {
             Injection.EnvNames.of(spec).all().forEach(v -> writes.add(c + "/" + v));
         }

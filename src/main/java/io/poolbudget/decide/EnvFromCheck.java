@@ -40,6 +40,14 @@ final class EnvFromCheck {
                 return "container '" + c.getName() + "' does not read the operator's values (mode EnvFrom): add "
                         + "envFrom: [{configMapRef: {name: " + configMap + "}}] to it";
             }
+            long same = c.getEnvFrom().stream().filter(f -> f.getConfigMapRef() != null
+                    && f.getConfigMapRef().getName() != null && f.getConfigMapRef().getName().startsWith("poolbudget-")
+                    && prefix.equals(f.getPrefix() == null ? "" : f.getPrefix())).count();
+            if (same > 1) {
+                return "container '" + c.getName() + "' reads " + same + " ConfigMaps of the operator under the same "
+                        + "prefix, so one hides the other's values: give each envFrom entry its own prefix "
+                        + "(e.g. PRIMARY_) and refer to $(PRIMARY_" + Injection.MAX_KEY + ")";
+            }
             String max = prefix + Injection.MAX_KEY;
             List<String> refs = new ArrayList<>();
             for (EnvVar e : c.getEnv() == null ? List.<EnvVar>of() : c.getEnv()) {

@@ -208,6 +208,10 @@ public final class PolicyPlanner {
             return;
         }
         var preset = injection.getPreset();
+        if (preset != null ? injection.getMaxPoolSizeEnv() != null : injection.getMaxPoolSizeEnv() == null
+                && injection.getMode() != io.poolbudget.api.v1alpha1.InjectionMode.EnvFrom) {
+            throw new InvalidPolicyException("spec.injection", io.poolbudget.api.v1alpha1.InjectionSpec.ONE_OF_MESSAGE);
+        }
         if (injection.getDatasource() != null && (preset == null || !preset.named())) {
             throw new InvalidPolicyException("spec.injection.datasource",
                     io.poolbudget.api.v1alpha1.InjectionSpec.DATASOURCE_MESSAGE

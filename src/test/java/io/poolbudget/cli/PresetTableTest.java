@@ -50,6 +50,31 @@ class PresetTableTest {
         }
     }
 
+    @Test
+    void planPrintsTheTableAndSizesTheGoExampleFromItsManifests() {
+        var presets = PlanCommandTest.plan("", "--presets");
+        assertThat(presets.exit()).isZero();
+        assertThat(presets.out()).isEqualTo(PresetTable.markdown());
+        // 2 replicas + 1 surge (25%, up) + 1 terminating = 4 peak pods; budget 8 -> 2 per pod
+        var go = PlanCommandTest.plan("", "-f", "examples/stacks/go-pgx.yaml");
+        assertThat(go.exit()).as(go.err()).isZero();
+        assertThat(go.out()).contains("shortener").contains(" 2 ");
+        assertThat(go.err()).as("its template reads the values").doesNotContain("warning");
+    }
+
+    @Test
+    void planSaysWhatTheOperatorWouldOfATemplateThatDoesNotReadTheValues() throws IOException {
+        String manifest = Files.readString(Path.of("examples/stacks/go-pgx.yaml")).lines()
+                .filter(l -> !l.strip().equals("envFrom:") && !l.contains("configMapRef"))
+                .collect(Collectors.joining("\n"));
+        assertThat(manifest).doesNotContain("configMapRef");
+        var run = PlanCommandTest.plan(manifest, "-f", "-");
+        assertThat(run.exit()).isZero();
+        assertThat(run.err()).contains("plan: warning:").contains("Deployment/shortener: no container reads the "
+                + "operator's values (mode EnvFrom): add to your container envFrom: [{configMapRef: {name: "
+                + "poolbudget-links-db-deployment-shortener}}]");
+    }
+
     private static String cel(Predicate<Preset> which) {
         return Arrays.stream(Preset.values()).filter(which).map(p -> "'" + p.value() + "'")
                 .collect(Collectors.joining(", ", "[", "]"));

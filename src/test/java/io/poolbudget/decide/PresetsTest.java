@@ -174,6 +174,22 @@ class PresetsTest {
     }
 
     @Test
+    void twoPoliciesValuesInOneContainerNeedTheirOwnPrefixes() {
+        var d = reading("DATABASE_URL", "postgres://db/app?pool_max_conns=$(POOLBUDGET_MAX_POOL_SIZE)");
+        var c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+        var both = new ArrayList<>(c.getEnvFrom());
+        both.add(new EnvFromSourceBuilder().withNewConfigMapRef().withName("poolbudget-replica-deployment-web")
+                .endConfigMapRef().build());
+        c.setEnvFrom(both);
+        assertThat(decide(PGX, d).targets()).extracting(Decision.Slot::outcome).singleElement()
+                .satisfies(o -> assertThat(o.message())
+                        .contains("reads 2 ConfigMaps of the operator under the same prefix"));
+        both.set(1, new EnvFromSourceBuilder().withPrefix("REPLICA_").withNewConfigMapRef()
+                .withName("poolbudget-replica-deployment-web").endConfigMapRef().build());
+        assertThat(decide(PGX, d).writes()).hasSize(1);
+    }
+
+    @Test
     void aPrefixedEnvFromIsReferredToWithItsPrefix() {
         var d = reading("DATABASE_URL", "postgres://db/app?pool_max_conns=$(PB_POOLBUDGET_MAX_POOL_SIZE)");
         d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnvFrom().get(0).setPrefix("PB_");

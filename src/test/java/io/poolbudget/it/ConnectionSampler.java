@@ -35,6 +35,7 @@ final class ConnectionSampler implements AutoCloseable {
     private int peak = -1;
     private Instant peakAt;
     private Map<String, Integer> peakBreakdown = Map.of();
+    private Map<String, Integer> lastBreakdown = Map.of();
 
     private ConnectionSampler(String jdbcUrl, Set<String> apps) {
         var config = new HikariConfig();
@@ -76,6 +77,7 @@ final class ConnectionSampler implements AutoCloseable {
         synchronized (this) {
             samples++;
             last = total;
+            lastBreakdown = byApp;
             if (total > peak) {
                 peak = total;
                 peakAt = Instant.now();
@@ -86,6 +88,11 @@ final class ConnectionSampler implements AutoCloseable {
 
     synchronized int now() {
         return last;
+    }
+
+    /** The last sample, by application name (an app with no connection is absent). */
+    synchronized Map<String, Integer> lastByApp() {
+        return lastBreakdown;
     }
 
     synchronized int peak() {

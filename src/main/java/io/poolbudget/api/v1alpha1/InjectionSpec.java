@@ -11,7 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** How the computed pool size reaches the application. */
-@ValidationRule(value = "has(self.preset) != has(self.maxPoolSizeEnv)", message = "set exactly one of injection.preset or injection.maxPoolSizeEnv")
+@ValidationRule(value = "has(self.preset) ? !has(self.maxPoolSizeEnv) : (has(self.maxPoolSizeEnv) || (has(self.mode) "
+        + "&& self.mode == 'EnvFrom'))", message = InjectionSpec.ONE_OF_MESSAGE)
 @ValidationRule(value = "!has(self.containers) || self.containers.all(c, size(c) <= 63)", message = "injection.containers names a container longer than 63 characters, which no pod can have")
 @ValidationRule(value = "!has(self.minIdleEnv) || has(self.maxPoolSizeEnv)", message = "injection.minIdleEnv goes with injection.maxPoolSizeEnv; a preset names both variables")
 @ValidationRule(value = "!has(self.maxPoolSizeEnv) || !(self.maxPoolSizeEnv " + EnvNames.RULE_PREFIX
@@ -27,6 +28,8 @@ public class InjectionSpec {
     public static final String NAMED_CEL = "['quarkus-agroal', 'micronaut-hikari']";
     /** The presets whose size goes into a connection string, as a CEL list ({@code PresetTableTest} checks it). */
     public static final String URL_CEL = "['pgx', 'prisma', 'npgsql', 'rails']";
+    public static final String ONE_OF_MESSAGE = "set exactly one of injection.preset or injection.maxPoolSizeEnv (or, "
+            + "with mode EnvFrom, neither: your variables refer to $(POOLBUDGET_MAX_POOL_SIZE))";
     public static final String DATASOURCE_MESSAGE = "injection.datasource goes with a preset whose variables name a "
             + "datasource (quarkus-agroal, micronaut-hikari); for others name the variables in maxPoolSizeEnv";
     public static final String URL_MODE_MESSAGE = "injection.mode must be EnvFrom (its default) for a preset that puts "

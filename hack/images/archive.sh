@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Sourced by the image scripts: docker_archive, which packs a root file system as a docker-archive
+# tarball the real node imports (no daemon, no registry).
+
+# docker_archive ROOTFS TAG CONFIG_JSON OUT.tar: one layer, written reproducibly (sorted, mtime 0).
+docker_archive() {
+  local rootfs=$1 tag=$2 config=$3 out=$4 tmp; tmp=$(mktemp -d)
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$rootfs" -cf "$tmp/layer.tar" .
+  local layer; layer=$(sha256sum "$tmp/layer.tar" | cut -c1-64)
+  mkdir "$tmp/$layer" && mv "$tmp/layer.tar" "$tmp/$layer/layer.tar"
+  printf '{"architecture":"amd64","os":"linux","config":%s,"rootfs":{"type":"layers","diff_ids":["sha256:%s"]}}' \
+    "$config" "$layer" > "$tmp/config.json"
+  local cfg; cfg=$(sha256sum "$tmp/config.json" | cut -c1-64)
+  mv "$tmp/config.json" "$tmp/$cfg.json"
+  printf '[{"Config":"%s.json","RepoTags":["%s"],"Layers":["%s/layer.tar"]}]' "$cfg" "$tag" "$layer" > "$tmp/manifest.json"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$tmp" -cf "$out.partial" manifest.json "$cfg.json" "$layer"
+  mv "$out.partial" "$out"
+  rm -rf "$tmp"
+}
+
