@@ -29,16 +29,19 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 43 at the database: three stacks on one budget, each sized where it reads its size. A Go service of ours on
- * pgxpool and pgx's own url_shortener (a public app we did not write, unmodified: it reads DATABASE_URL only) take it
- * in their connection string, the JVM example app in its HikariCP variables; all three refer to
- * $(POOLBUDGET_MAX_POOL_SIZE) from the operator's ConfigMap (mode EnvFrom) and keep the password in their Secret.
- * Counted by PostgreSQL every 100 ms through a scale, a rollout and a shrink-first change of weights.
+ * Issue 43 at the database: four apps of three stacks on one budget, each sized where it reads its size. A Go service
+ * of ours on pgxpool and pgx's own url_shortener (a public app we did not write, unmodified: it reads DATABASE_URL
+ * only) take it in their connection string, a Node.js service on node-postgres in its PG_POOL_MAX, the JVM example
+ * app in its HikariCP variables; all refer to $(POOLBUDGET_MAX_POOL_SIZE) from the operator's ConfigMap (mode
+ * EnvFrom) and keep the password in their Secret. Counted by PostgreSQL every 100 ms through a scale, a rollout and a
+ * shrink-first change of weights.
  */
 @Order(7)
 class EveryStackE2E extends OperatorTestBase {
     private static final String GO_IMAGE = "poolbudget/pgx-app:dev";
-    private static final int BUDGET = 24;
+    private static final String NODE_IMAGE = "poolbudget/node-app:dev";
+    private static final int BUDGET = 40;
+    private static final List<String> APPS = List.of("go", "shortener", "node", "jvm");
     private static final String POLICY = """
             apiVersion: poolbudget.io/v1alpha1
             kind: PoolPolicy
@@ -46,9 +49,10 @@ class EveryStackE2E extends OperatorTestBase {
             spec:
               database: {cores: 1, budget: %d}
               injection: {mode: EnvFrom, appDefaultPoolSize: 10}
-              targets: [{name: go}, {name: shortener}, {name: jvm, weight: %d}]
+              targets: [{name: go}, {name: shortener}, {name: node}, {name: jvm, weight: %d}]
             """;
     private static final Pattern MAX_CONNS = Pattern.compile("\"maxConns\":(\\d+)");
+    private static final Pattern NODE_MAX = Pattern.compile("\"max\":(\\d+)");
 
     @BeforeAll
     static void start() {
@@ -61,9 +65,13 @@ class EveryStackE2E extends OperatorTestBase {
                         : "");
     }
 
-    /** A Go Deployment on the real node: our service (readiness on /healthz), or url_shortener as its README runs it. */
-    private Deployment goApp(String name, int replicas, boolean shortener) {
-        var container = new io.fabric8.kubernetes.api.model.ContainerBuilder().withName("app").withImage(GO_IMAGE)
+    /**
+     * A Deployment on the real node: our Go or Node.js service (readiness on /healthz), or url_shortener as its README
+     * runs it.
+     */
+    private Deployment app(String name, int replicas, boolean shortener) {
+        var container = new io.fabric8.kubernetes.api.model.ContainerBuilder().withName("app")
+                .withImage(name.equals("node") ? NODE_IMAGE : GO_IMAGE)
                 .withImagePullPolicy("Never").withEnv(password(), new EnvVar("DATABASE_URL", url(name, false), null))
                 .withNewResources().addToLimits("memory", new io.fabric8.kubernetes.api.model.Quantity("64Mi"))
                 .endResources();
@@ -93,11 +101,14 @@ class EveryStackE2E extends OperatorTestBase {
     /** The user's edit: read the operator's ConfigMap, and refer to its keys where the stack reads its size. */
     private void readTheOperatorsValues(String name, boolean jvm) {
         client.apps().deployments().inNamespace(ns).withName(name).edit(d -> {
+            // node-postgres takes no size from its URL: its own variable refers to the operator's
             Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
             c.setEnvFrom(List.of(new EnvFromSourceBuilder().withNewConfigMapRef()
                     .withName("poolbudget-stacks-deployment-" + name).endConfigMapRef().build()));
             List<EnvVar> env = new ArrayList<>(c.getEnv());
-            if (jvm) {
+            if (name.equals("node")) {
+                env.add(new EnvVar("PG_POOL_MAX", "$(POOLBUDGET_MAX_POOL_SIZE)", null));
+            } else if (jvm) {
                 env.add(new EnvVar("SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE", "$(POOLBUDGET_MAX_POOL_SIZE)", null));
                 env.add(new EnvVar("SPRING_DATASOURCE_HIKARI_MINIMUMIDLE", "$(POOLBUDGET_MIN_POOL_SIZE)", null));
             } else {
@@ -116,14 +127,14 @@ class EveryStackE2E extends OperatorTestBase {
                 .build());
         var jvm = RealApps.app(ns, "jvm", 1, Map.of(), 0);
         jvm.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().add(password());
-        create(goApp("go", 2, false));
-        create(goApp("shortener", 1, true));
+        create(app("go", 2, false));
+        create(app("shortener", 1, true));
+        create(app("node", 1, false));
         create(jvm);
-        for (String app : List.of("go", "shortener", "jvm")) {
+        for (String app : APPS) {
             awaitRolledOut(app, 240);
         }
-        Set<String> apps = Set.of(RealApps.appName(ns, "go"), RealApps.appName(ns, "shortener"),
-                RealApps.appName(ns, "jvm"));
+        Set<String> apps = Set.copyOf(APPS.stream().map(a -> RealApps.appName(ns, a)).toList());
         Map<String, Integer> before;
         try (var sampler = ConnectionSampler.start(apps)) {
             TimeUnit.SECONDS.sleep(2);
@@ -132,7 +143,7 @@ class EveryStackE2E extends OperatorTestBase {
 
         // the policy first: its targets do not read its values yet, which it says before any pod could start
         applyPolicy(POLICY.formatted(BUDGET, 1));
-        var unread = awaitPolicy("stacks", p -> List.of("go", "shortener", "jvm").stream()
+        var unread = awaitPolicy("stacks", p -> APPS.stream()
                 .allMatch(t -> target(p, t) != null && "Conflict".equals(target(p, t).getState())), 60);
         assertThat(target(unread, "go").getMessage()).contains("no container reads the operator's values")
                 .contains("configMapRef: {name: poolbudget-stacks-deployment-go}");
@@ -141,6 +152,7 @@ class EveryStackE2E extends OperatorTestBase {
 
         readTheOperatorsValues("go", false);
         readTheOperatorsValues("shortener", false);
+        readTheOperatorsValues("node", false);
         readTheOperatorsValues("jvm", true);
         var settled = awaitSettled(240);
         Map<String, Integer> sizes = sizes(settled);
@@ -153,7 +165,7 @@ class EveryStackE2E extends OperatorTestBase {
         }
         System.out.printf("EveryStackE2E: before the policy %s; after it, sizes %s, at PostgreSQL %s%n", before, sizes,
                 after);
-        for (String app : List.of("go", "shortener", "jvm")) {
+        for (String app : APPS) {
             assertThat(after.getOrDefault(RealApps.appName(ns, app), 0)).as(app)
                     .isLessThanOrEqualTo(sizes.get(app) * pods(app).size());
         }
@@ -167,38 +179,44 @@ class EveryStackE2E extends OperatorTestBase {
             var moved = awaitSettled(240);
             assertThat(target(moved, "jvm").getPoolSize()).isGreaterThan(sizes.get("jvm"));
             awaitPools(sizes(moved));
-            System.out.printf("EveryStackE2E: weights 1/1/3: sizes %s, at PostgreSQL %s%n", sizes(moved),
+            System.out.printf("EveryStackE2E: weights 1/1/1/3: sizes %s, at PostgreSQL %s%n", sizes(moved),
                     sampler.lastByApp());
-            sampler.assertWithin("go + url_shortener + jvm: scale, rollout, weights", BUDGET);
+            sampler.assertWithin("go, url_shortener, node, jvm: scale, rollout, weights", BUDGET);
         }
     }
 
     private PoolPolicy awaitSettled(int seconds) {
-        var p = awaitPolicy("stacks", q -> List.of("go", "shortener", "jvm").stream()
+        var p = awaitPolicy("stacks", q -> APPS.stream()
                 .allMatch(t -> target(q, t) != null && "Applied".equals(target(q, t).getState())), seconds);
-        for (String app : List.of("go", "shortener", "jvm")) {
+        for (String app : APPS) {
             awaitRolledOut(app, seconds);
         }
         Awaitility.await("old pods gone").atMost(seconds, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
                 .until(() -> client.pods().inNamespace(ns).list().getItems().stream()
                         .noneMatch(pod -> pod.getMetadata().getDeletionTimestamp() != null));
-        return awaitPolicy("stacks", q -> List.of("go", "shortener", "jvm").stream()
+        return awaitPolicy("stacks", q -> APPS.stream()
                 .allMatch(t -> target(q, t) != null && "Applied".equals(target(q, t).getState())), seconds);
     }
 
     private static Map<String, Integer> sizes(PoolPolicy p) {
         Map<String, Integer> sizes = new LinkedHashMap<>();
-        for (String app : List.of("go", "shortener", "jvm")) {
+        for (String app : APPS) {
             sizes.put(app, target(p, app).getPoolSize());
         }
         return sizes;
     }
 
-    /** Every running pod's own pool: pgxpool's MaxConns (our Go service), HikariCP's maximumPoolSize (the JVM app). */
+    /**
+     * Every running pod's own pool: pgxpool's MaxConns (our Go service), pg.Pool's max (the Node.js one), HikariCP's
+     * maximumPoolSize (the JVM app).
+     */
     private void awaitPools(Map<String, Integer> sizes) {
         try (var real = new RealApps(client, ns)) {
             Awaitility.await("the pods' own pools").atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
-                assertThat(pods("go")).isNotEmpty().allSatisfy(p -> assertThat(goMax(p)).isEqualTo(sizes.get("go")));
+                assertThat(pods("go")).isNotEmpty()
+                        .allSatisfy(p -> assertThat(max(p, MAX_CONNS)).isEqualTo(sizes.get("go")));
+                assertThat(pods("node")).isNotEmpty()
+                        .allSatisfy(p -> assertThat(max(p, NODE_MAX)).isEqualTo(sizes.get("node")));
                 assertThat(pods("jvm")).isNotEmpty()
                         .allSatisfy(p -> assertThat(real.poolSize(p)).isEqualTo(sizes.get("jvm")));
             });
@@ -215,11 +233,11 @@ class EveryStackE2E extends OperatorTestBase {
         return sampler.lastByApp().getOrDefault(RealApps.appName(ns, app), 0);
     }
 
-    private static int goMax(Pod pod) throws Exception {
+    private static int max(Pod pod, Pattern field) throws Exception {
         var r = Scrape.HTTP
                 .send(HttpRequest.newBuilder(URI.create("http://" + pod.getStatus().getPodIP() + ":8080/pool"))
                         .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-        var m = MAX_CONNS.matcher(r.body());
+        var m = field.matcher(r.body());
         if (!m.find()) {
             throw new AssertionError("pod " + pod.getMetadata().getName() + " did not report its pool: " + r.body());
         }
