@@ -92,6 +92,7 @@ public final class PolicyPlanner {
         Map<String, List<TerminatingMarks.Mark>> marks = new HashMap<>();
         try {
             int minimum = minimumPool(injection);
+            boolean forks = injection != null && injection.getPreset() != null && injection.getPreset().forks();
             checkFields(policy.getSpec().getTargets(), minimum);
             for (ResolvedTarget r : resolution.targets()) {
                 Workload w = r.workload();
@@ -100,7 +101,7 @@ public final class PolicyPlanner {
                 // pods terminating now hold their pools now, whatever removed them; only rollouts are remembered
                 long seen = Math.max(catalog.terminatingNow(w), TerminatingMarks.most(after));
                 inputs.add(input(r, seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS),
-                        w.shutdown().steps(catalog.observedReadySeconds(w)), minimum));
+                        w.shutdown().steps(catalog.observedReadySeconds(w)), minimum, forks));
             }
             return new PolicyPlan(resolution.targets(), resolution.missing(), PoolSizer.allocate(budget, inputs),
                     Map.copyOf(marks));
@@ -232,25 +233,30 @@ public final class PolicyPlanner {
     private static void checkFields(List<TargetSpec> targets, int minimum) {
         for (int i = 0; targets != null && i < targets.size(); i++) {
             String field = "spec.targets[" + i + "]";
-            fields(TargetInput.builder(field), targets.get(i), field, minimum).build();
+            fields(TargetInput.builder(field), targets.get(i), field, minimum, 1).build();
         }
     }
 
-    private static TargetInput input(ResolvedTarget r, Integer seenTerminating, int shutdownSteps, int minimum) {
+    private static TargetInput input(ResolvedTarget r, Integer seenTerminating, int shutdownSteps, int minimum,
+            boolean forks) {
         Workload w = r.workload();
-        return fields(TargetInput.builder(w.id()), r.spec(), "spec.targets[" + r.index() + "]", minimum)
+        return fields(TargetInput.builder(w.id()), r.spec(), "spec.targets[" + r.index() + "]", minimum,
+                forks && w.workers() != null ? w.workers() : 1)
                 .replicas(w.replicas()).hpaMaxReplicas(w.hpaMaxReplicas()).scaler(w.scaler()).rollout(w.rollout())
                 .seenTerminating(seenTerminating)
                 .shutdownSteps(shutdownSteps)
                 .build();
     }
 
-    private static TargetInput.Builder fields(TargetInput.Builder builder, TargetSpec t, String field, int minimum) {
+    /** {@code pools}: pools per pod where the target does not say (the workers a forking server starts, else 1). */
+    private static TargetInput.Builder fields(TargetInput.Builder builder, TargetSpec t, String field, int minimum,
+            long pools) {
         return builder.field(field)
                 .weight(orDefault(t.getWeight(), 1)).minPoolSize(orDefault(t.getMinPoolSize(), minimum))
                 .maxPoolSize(t.getMaxPoolSize())
-                .poolsPerPod(Limits.bounded(field + ".poolsPerPod", t.getPoolsPerPod() == null ? 1 : t.getPoolsPerPod(),
-                        1, Limits.POOLS_PER_POD))
+                .poolsPerPod(
+                        Limits.bounded(field + ".poolsPerPod", t.getPoolsPerPod() == null ? pools : t.getPoolsPerPod(),
+                                1, Limits.POOLS_PER_POD))
                 .basis(basis(t.getBasis()))
                 .fixedReplicas(Limits.bounded(field + ".fixedReplicas", t.getFixedReplicas(), 0, Limits.REPLICAS))
                 .terminatingPods(

@@ -8,10 +8,17 @@ import java.util.Map;
  * What sizing needs to know of one Deployment or StatefulSet: its replicas, how it rolls out, and
  * the maximum of whatever scales it ({@code hpaMaxReplicas} null when nothing does; {@code scaler}
  * names it for explanations, for example "HorizontalPodAutoscaler/web"), and how long its old pods
- * take to shut down against a rollout step.
+ * take to shut down against a rollout step; {@code workers}, the processes each pod forks where its template says
+ * (WEB_CONCURRENCY, null where it does not).
  */
 public record Workload(WorkloadKind kind, String namespace, String name, Map<String, String> labels, int replicas,
-        Rollout rollout, Integer hpaMaxReplicas, String scaler, Shutdown shutdown) {
+        Rollout rollout, Integer hpaMaxReplicas, String scaler, Shutdown shutdown, Integer workers) {
+
+    /**
+     * The variable forking servers read their worker count from: Puma (Rails), gunicorn and uvicorn. Each worker builds
+     * its own pool, so a pod holds pool size × workers.
+     */
+    public static final String WORKERS_ENV = "WEB_CONCURRENCY";
 
     /** "Deployment/checkout-api": unique within a namespace, and the id targets are sized under. */
     public String id() {

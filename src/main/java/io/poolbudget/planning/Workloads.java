@@ -28,7 +28,7 @@ public final class Workloads {
         var shutdown = d.getSpec() == null ? Shutdown.NONE
                 : Shutdown.of(d.getSpec().getTemplate(), d.getSpec().getMinReadySeconds());
         return withScaler(WorkloadKind.Deployment, meta.getNamespace(), meta.getName(), meta.getLabels(), replicas,
-                rollout(strategy), scalers, shutdown);
+                rollout(strategy), scalers, shutdown, workers(d.getSpec() == null ? null : d.getSpec().getTemplate()));
     }
 
     public static Workload of(StatefulSet s, List<Scaler> scalers) {
@@ -37,15 +37,39 @@ public final class Workloads {
         var shutdown = s.getSpec() == null ? Shutdown.NONE
                 : Shutdown.of(s.getSpec().getTemplate(), s.getSpec().getMinReadySeconds());
         return withScaler(WorkloadKind.StatefulSet, meta.getNamespace(), meta.getName(), meta.getLabels(), replicas,
-                new Rollout.Ordered(), scalers, shutdown);
+                new Rollout.Ordered(), scalers, shutdown,
+                workers(s.getSpec() == null ? null : s.getSpec().getTemplate()));
     }
 
     private static Workload withScaler(WorkloadKind kind, String namespace, String name, Map<String, String> labels,
-            int replicas, Rollout rollout, List<Scaler> scalers, Shutdown shutdown) {
+            int replicas, Rollout rollout, List<Scaler> scalers, Shutdown shutdown, Integer workers) {
         var scaler = scalers.stream().filter(s -> s.targetKind() == kind && s.targetName().equals(name))
                 .min((a, b) -> a.id().compareTo(b.id())).orElse(null);
         return new Workload(kind, namespace, name, labels == null ? Map.of() : Map.copyOf(labels), replicas, rollout,
-                scaler == null ? null : scaler.maxReplicas(), scaler == null ? null : scaler.id(), shutdown);
+                scaler == null ? null : scaler.maxReplicas(), scaler == null ? null : scaler.id(), shutdown, workers);
+    }
+
+    /**
+     * The most workers any container forks by its literal {@link Workload#WORKERS_ENV} (a whole number from 1 to
+     * {@link io.poolbudget.sizing.Limits#POOLS_PER_POD}); null where none sets it so.
+     */
+    static Integer workers(io.fabric8.kubernetes.api.model.PodTemplateSpec template) {
+        if (template == null || template.getSpec() == null || template.getSpec().getContainers() == null) {
+            return null;
+        }
+        Integer most = null;
+        for (var c : template.getSpec().getContainers()) {
+            for (var e : c.getEnv() == null ? List.<io.fabric8.kubernetes.api.model.EnvVar>of() : c.getEnv()) {
+                if (Workload.WORKERS_ENV.equals(e.getName()) && e.getValue() != null
+                        && e.getValue().trim().matches("[1-9][0-9]{0,3}")) {
+                    int n = Integer.parseInt(e.getValue().trim());
+                    if (n <= io.poolbudget.sizing.Limits.POOLS_PER_POD) {
+                        most = most == null ? n : Math.max(most, n);
+                    }
+                }
+            }
+        }
+        return most;
     }
 
     /** The workload an HPA scales, if it is a Deployment or StatefulSet. */

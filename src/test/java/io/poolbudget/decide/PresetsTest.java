@@ -92,6 +92,23 @@ class PresetsTest {
     }
 
     @Test
+    void aForkingServersPodHoldsAPoolPerWorker() {
+        var d = web(null);
+        d.getSpec().getTemplate().getSpec().getContainers().get(0)
+                .setEnv(List.of(new EnvVar(io.poolbudget.planning.Workload.WORKERS_ENV, "3", null)));
+        var rails = policy("db", "database: {cores: 8}\ninjection: {preset: rails}\ntargets: [{name: web}]\n");
+        assertThat(PolicyPlanner.plan(rails, view(d), p -> null).allocation().targets()).singleElement()
+                .satisfies(t -> assertThat(t.poolsPerPod()).isEqualTo(3));
+        var said = policy("db",
+                "database: {cores: 8}\ninjection: {preset: rails}\ntargets: [{name: web, poolsPerPod: 2}]\n");
+        assertThat(PolicyPlanner.plan(said, view(d), p -> null).allocation().targets()).singleElement()
+                .satisfies(t -> assertThat(t.poolsPerPod()).as("the target says").isEqualTo(2));
+        var jvm = policy("db", "database: {cores: 8}\ninjection: {preset: hikari-env}\ntargets: [{name: web}]\n");
+        assertThat(PolicyPlanner.plan(jvm, view(d), p -> null).allocation().targets()).singleElement()
+                .satisfies(t -> assertThat(t.poolsPerPod()).as("a preset that does not fork").isEqualTo(1));
+    }
+
+    @Test
     void planRefusesWhatTheCrdRulesRefuseWithTheirWords() {
         var datasource = policy("db", "database: {cores: 4}\ninjection: {preset: hikari-env, datasource: orders}\n"
                 + "targets: [{name: web}]\n");

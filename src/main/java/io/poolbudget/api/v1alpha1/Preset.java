@@ -38,7 +38,7 @@ public enum Preset {
             1), @JsonProperty("npgsql")
     NPGSQL(".NET Npgsql (connection string keywords)", url("Maximum Pool Size", "Minimum Pool Size"),
             AppDefault.of(100), 1), @JsonProperty("rails")
-    RAILS("Rails 6-8 (DATABASE_URL ?pool=; one pool per Puma worker: set poolsPerPod to WEB_CONCURRENCY)",
+    RAILS("Rails 6-8 (DATABASE_URL ?pool=; a pool per Puma worker: pools per pod = the template's WEB_CONCURRENCY)",
             url("pool", null), AppDefault.of(5), 1);
 
     /** HikariCP's maximumPoolSize when none is configured; also assumed for explicit variable names. */
@@ -131,6 +131,11 @@ public enum Preset {
     /** The smallest pool its app starts with: the default of every target's minPoolSize. */
     public int minimumPool() {
         return minimumPool;
+    }
+
+    /** Whether its server forks workers that each build a pool, as many as the template's WEB_CONCURRENCY. */
+    public boolean forks() {
+        return this == RAILS;
     }
 
     /** Whether the size goes into the user's connection string (mode EnvFrom), rather than variables of its own. */

@@ -46,9 +46,10 @@ public class TargetSpec {
 
     @Min(1)
     @Max(Limits.POOLS_PER_POD)
-    @Default("1")
-    @JsonPropertyDescription("Pools each pod opens to this database (2 for a pod with two datasources to it; default 1).")
-    private Long poolsPerPod = 1L;
+    @JsonPropertyDescription("Pools each pod opens to this database (2 for a pod with two datasources to it). Default "
+            + "1; for a preset whose server forks workers that each build a pool (rails), the WEB_CONCURRENCY the "
+            + "pod template sets.")
+    private Long poolsPerPod;
 
     @JsonPropertyDescription("Which replica count to plan for: HpaMax (the HPA's maxReplicas; the default when an HPA "
             + "scales the workload, so scaling needs no new rollout), Current (the default without an HPA) or Fixed.")
