@@ -122,6 +122,46 @@ class PresetsTest {
                 .hasMessageContaining("EnvFrom");
     }
 
+    /** A settled Deployment {@code name} whose template carries gitea's variable at {@code size}, or none (null). */
+    private static Deployment gitea(String name, Integer size) {
+        var d = web(null);
+        d.getMetadata().setName(name);
+        d.getSpec().getSelector().setMatchLabels(Map.of("app", name));
+        if (size != null) { // as the operator wrote it: the variable, its size annotation and the marker
+            d.getSpec().getTemplate().getSpec().getContainers().get(0).setEnv(
+                    List.of(new EnvVar("GITEA__database__MAX_OPEN_CONNS", size.toString(), null)));
+            d.getSpec().getTemplate().getMetadata()
+                    .setAnnotations(Map.of("pool-size.poolbudget.io/db", size.toString()));
+            d.getSpec().getTemplate().getMetadata().setLabels(Map.of("poolbudget.io/sized", "true"));
+        }
+        return d;
+    }
+
+    @Test
+    void aRaiseWaitsWhileAnotherTargetsPodsHaveNoLimitAndGoesOnOnceItIsSized() {
+        // web was held for the window already: only what other targets hold can keep it waiting
+        String spec = "database: {cores: 8}\ninjection: {preset: gitea}\ntargets: [{name: web}, {name: api}]\n";
+        var held = policy("db", spec);
+        held.setStatus(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("targets: [{kind: Deployment, "
+                + "name: web, state: Pending, poolSize: 2, appliedPoolSize: 1, pendingSince: '2025-12-31T10:00:00Z'}]",
+                io.poolbudget.api.v1alpha1.PoolPolicyStatus.class));
+        // 2 replicas + 1 surge + 1 terminating = 4 peak pods each, budget 16: 2 per pod; web runs 1, api has no limit yet
+        var unsized = PolicyPass.decide(held, view(gitea("web", 1), gitea("api", null)), List.of(held), null, NOW,
+                Duration.ofMinutes(3));
+        assertThat(unsized.writes()).as("api's first size, a lowering from no limit, at once").singleElement()
+                .satisfies(w -> assertThat(w.objects()).extracting(o -> o.getMetadata().getName()).contains("api"));
+        assertThat(unsized.targets()).extracting(Decision.Slot::outcome).filteredOn(o -> o != null)
+                .singleElement().satisfies(o -> {
+                    assertThat(o.name()).isEqualTo("web");
+                    assertThat(o.state()).isEqualTo(TargetOutcome.State.Pending);
+                    assertThat(o.message()).contains("Deployment/api");
+                });
+        var sized = PolicyPass.decide(held, view(gitea("web", 1), gitea("api", 2)), List.of(held), null, NOW,
+                Duration.ofMinutes(3));
+        assertThat(sized.writes()).as("web's raise, once api holds its plan").singleElement()
+                .satisfies(w -> assertThat(w.objects()).extracting(o -> o.getMetadata().getName()).contains("web"));
+    }
+
     @Test
     void podsWithoutALimitAreNeverCountedAsADefault() {
         assertThat(Holding.words(2L * Limits.POOL_SIZE, 2L * Limits.POOL_SIZE, 0, " of 16 connections now", null))
