@@ -1,0 +1,64 @@
+package io.poolbudget.agent;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What the agent applied, for the operator to read: any request to the port gets the last {@link Resizer.Snapshot}
+ * as JSON over HTTP/1.0. Read-only, one request at a time, a few hundred bytes: no HTTP server library (the JDK's
+ * is not in every runtime image), and nothing the application could notice.
+ */
+final class StatusServer {
+    private final ServerSocket socket;
+    private final Resizer resizer;
+
+    StatusServer(int port, Resizer resizer) throws IOException {
+        this.socket = new ServerSocket();
+        this.socket.bind(new InetSocketAddress(port));
+        this.resizer = resizer;
+    }
+
+    int port() {
+        return socket.getLocalPort();
+    }
+
+    void start() {
+        Thread t = new Thread(this::serve, "poolbudget-agent-status");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void serve() {
+        while (!socket.isClosed()) {
+            try (Socket s = socket.accept()) {
+                s.setSoTimeout(2000);
+                drainRequestLine(s.getInputStream());
+                byte[] body = resizer.last().json().getBytes(StandardCharsets.UTF_8);
+                OutputStream out = s.getOutputStream();
+                out.write(("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+                        + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(body);
+                out.flush();
+            } catch (IOException e) {
+                // a client that went away; the next one is served
+            }
+        }
+    }
+
+    /** Reads the request's headers (up to 8 KiB, until the blank line); what was asked does not matter. */
+    private static void drainRequestLine(InputStream in) throws IOException {
+        int newlines = 0;
+        for (int i = 0; i < 8192 && newlines < 2; i++) {
+            int b = in.read();
+            if (b < 0) {
+                return;
+            }
+            newlines = b == '\n' ? newlines + 1 : b == '\r' ? newlines : 0;
+        }
+    }
+}
