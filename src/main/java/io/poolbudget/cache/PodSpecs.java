@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.Probe;
 
 /**
  * The part of a pod spec (a workload's template, or a sized pod's own) that the operator reads, for the informer
- * stores ({@link PrunedStore}). Of each container: its name (which containers to size), its {@code env} and the ConfigMaps of its {@code envFrom} (the sizes
+ * stores ({@link PrunedStore}). Of each container: its name (which containers to size), its {@code env} and the operator's ConfigMaps in its {@code envFrom} (the sizes
  * written, a value another manager sets, a variable taken from a ConfigMap), its {@code preStop} hook and the initial
  * delays of its readiness and startup probes (how long an old pod outlives a rollout step: {@code planning.Shutdown});
  * of the pod spec, its {@code terminationGracePeriodSeconds} (how long an unmarked pod may hold its pool once told to
@@ -50,11 +50,14 @@ public final class PodSpecs {
         Container kept = new Container();
         kept.setName(c.getName());
         kept.setEnv(c.getEnv());
-        if (c.getEnvFrom() != null) { // only which ConfigMaps, under which prefix (mode EnvFrom)
-            kept.setEnvFrom(c.getEnvFrom().stream().filter(s -> s.getConfigMapRef() != null)
+        if (c.getEnvFrom() != null) { // mode EnvFrom: only the operator's ConfigMaps, and under which prefix
+            var ours = c.getEnvFrom().stream().filter(s -> s.getConfigMapRef() != null
+                    && s.getConfigMapRef().getName() != null
+                    && s.getConfigMapRef().getName().startsWith(io.poolbudget.decide.Owner.CONFIG_MAP_PREFIX))
                     .map(s -> new io.fabric8.kubernetes.api.model.EnvFromSourceBuilder().withPrefix(s.getPrefix())
                             .withNewConfigMapRef().withName(s.getConfigMapRef().getName()).endConfigMapRef().build())
-                    .toList());
+                    .toList();
+            kept.setEnvFrom(ours.isEmpty() ? null : ours);
         }
         if (c.getLifecycle() != null && c.getLifecycle().getPreStop() != null) {
             Lifecycle lifecycle = new Lifecycle();

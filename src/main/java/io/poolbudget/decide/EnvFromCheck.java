@@ -41,7 +41,8 @@ final class EnvFromCheck {
                         + "envFrom: [{configMapRef: {name: " + configMap + "}}] to it";
             }
             long same = c.getEnvFrom().stream().filter(f -> f.getConfigMapRef() != null
-                    && f.getConfigMapRef().getName() != null && f.getConfigMapRef().getName().startsWith("poolbudget-")
+                    && f.getConfigMapRef().getName() != null
+                    && f.getConfigMapRef().getName().startsWith(Owner.CONFIG_MAP_PREFIX)
                     && prefix.equals(f.getPrefix() == null ? "" : f.getPrefix())).count();
             if (same > 1) {
                 return "container '" + c.getName() + "' reads " + same + " ConfigMaps of the operator under the same "

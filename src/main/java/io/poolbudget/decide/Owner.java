@@ -62,8 +62,11 @@ public record Owner(String policy) {
         return POOLS_PREFIX + key();
     }
 
+    /** What every ConfigMap of the operator's is named with first (the informer keeps only these in envFrom). */
+    public static final String CONFIG_MAP_PREFIX = "poolbudget-";
+
     public String configMapName(WorkloadKind kind, String workload) {
-        return shortened("poolbudget-" + key() + "-" + kind.name().toLowerCase() + "-" + workload, 253);
+        return shortened(CONFIG_MAP_PREFIX + key() + "-" + kind.name().toLowerCase() + "-" + workload, 253);
     }
 
     /** This policy's annotation is on the object (a pod or pod template it sized). */

@@ -53,6 +53,9 @@ class PodSpecsTest {
         assertThat(app.getResources()).isNull();
         assertThat(app.getPorts()).isNullOrEmpty();
         assertThat(app.getLivenessProbe()).isNull();
+        assertThat(app.getEnvFrom()).as("of envFrom, only the operator's ConfigMap and its prefix").singleElement()
+                .satisfies(f -> assertThat(f.getConfigMapRef().getName() + " " + f.getPrefix())
+                        .isEqualTo("poolbudget-db-deployment-orders PB_"));
         assertThat(app.getLifecycle().getPostStart()).isNull();
         assertThat(kept.getMetadata().getLabels()).isEqualTo(full.getMetadata().getLabels());
         assertThat(kept.getSpec().getTemplate().getMetadata()).isEqualTo(full.getSpec().getTemplate().getMetadata());
