@@ -50,6 +50,11 @@ public final class PodSpecs {
         Container kept = new Container();
         kept.setName(c.getName());
         kept.setEnv(c.getEnv());
+        // mode EnvFrom: a command or args that refer to the operator's values (kept only then)
+        if (refersToOurs(c.getCommand()) || refersToOurs(c.getArgs())) {
+            kept.setCommand(c.getCommand());
+            kept.setArgs(c.getArgs());
+        }
         if (c.getEnvFrom() != null) { // mode EnvFrom: only the operator's ConfigMaps, and under which prefix
             var ours = c.getEnvFrom().stream().filter(s -> s.getConfigMapRef() != null
                     && s.getConfigMapRef().getName() != null
@@ -67,6 +72,10 @@ public final class PodSpecs {
         kept.setReadinessProbe(delayOnly(c.getReadinessProbe()));
         kept.setStartupProbe(delayOnly(c.getStartupProbe()));
         return kept;
+    }
+
+    private static boolean refersToOurs(java.util.List<String> texts) {
+        return texts != null && texts.stream().anyMatch(t -> t != null && t.contains("POOLBUDGET_"));
     }
 
     private static Probe delayOnly(Probe probe) {

@@ -30,7 +30,7 @@ final class ManifestCatalog implements WorkloadCatalog {
 
     /** The workload's pod template as its manifest gives it (null where it gives none). */
     io.fabric8.kubernetes.api.model.PodTemplateSpec template(Workload w) {
-        return templates.get(w.id());
+        return templates.get(w.namespace() + "/" + w.id());
     }
 
     static ManifestCatalog of(List<Manifests.Document> documents) throws Manifests.BadInput {
@@ -66,7 +66,7 @@ final class ManifestCatalog implements WorkloadCatalog {
                         var w = Workloads.of(d, here);
                         workloads.add(w);
                         if (d.getSpec() != null && d.getSpec().getTemplate() != null) {
-                            templates.put(w.id(), d.getSpec().getTemplate());
+                            templates.put(w.namespace() + "/" + w.id(), d.getSpec().getTemplate());
                         }
                     }
                     case "StatefulSet" -> {
@@ -74,7 +74,7 @@ final class ManifestCatalog implements WorkloadCatalog {
                         var w = Workloads.of(s, here);
                         workloads.add(w);
                         if (s.getSpec() != null && s.getSpec().getTemplate() != null) {
-                            templates.put(w.id(), s.getSpec().getTemplate());
+                            templates.put(w.namespace() + "/" + w.id(), s.getSpec().getTemplate());
                         }
                     }
                     default -> {

@@ -34,9 +34,19 @@ final class Release {
                 continue;
             }
             String problem = writer.apply(owner.fieldManager(), Injection.release(kind, ns, t.getName()));
-            writer.deleteConfigMap(ns, owner.configMapName(kind, t.getName()));
+            // mode EnvFrom: the user's own envFrom reads the ConfigMap, and a pod whose ConfigMap is gone cannot start;
+            // it stays (at the last size) until the user removes that envFrom and deletes it
+            String cm = owner.configMapName(kind, t.getName());
+            boolean kept = policy.getSpec().getInjection() != null
+                    && io.poolbudget.api.v1alpha1.InjectionMode
+                            .of(policy.getSpec().getInjection()) == io.poolbudget.api.v1alpha1.InjectionMode.EnvFrom;
+            if (!kept) {
+                writer.deleteConfigMap(ns, cm);
+            }
             events.normal(policy, PolicyEvents.RELEASED, t.getKind() + "/" + t.getName()
-                    + (problem == null ? ": the operator's pool size settings were removed" : ": " + problem));
+                    + (problem == null ? ": the operator's pool size settings were removed" : ": " + problem)
+                    + (kept ? "; ConfigMap " + cm + " is kept, since your envFrom reads it: remove that envFrom, then "
+                            + "delete the ConfigMap" : ""));
         }
     }
 }

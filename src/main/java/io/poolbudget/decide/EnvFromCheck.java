@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * Ready. Pure.
  */
 final class EnvFromCheck {
-    private static final Pattern REFERENCE = Pattern.compile("(?<!\\$)\\$\\(([A-Za-z_][A-Za-z0-9_.-]*)\\)");
+    /** A $(NAME), after any run of $: an even run is escaped dollars and NAME is referred to, an odd one escapes it. */
+    private static final Pattern REFERENCE = Pattern.compile("(\\$*)\\$\\(([A-Za-z_][A-Za-z0-9_.-]*)\\)");
 
     private EnvFromCheck() {}
 
@@ -51,19 +52,27 @@ final class EnvFromCheck {
             }
             String max = prefix + Injection.MAX_KEY;
             List<String> refs = new ArrayList<>();
+            List<String> texts = new ArrayList<>();
             for (EnvVar e : c.getEnv() == null ? List.<EnvVar>of() : c.getEnv()) {
-                if (e.getName().equals(max) || e.getName().equals(prefix + Injection.MIN_KEY)) {
+                if (max.equals(e.getName()) || (prefix + Injection.MIN_KEY).equals(e.getName())) {
                     return "container '" + c.getName() + "' sets " + e.getName() + " itself, which hides the "
                             + "operator's value: remove it from your manifest";
                 }
-                if (e.getValue() != null) {
-                    var m = REFERENCE.matcher(e.getValue());
-                    while (m.find()) {
-                        refs.add(m.group(1));
+                texts.add(e.getValue());
+            }
+            // Kubernetes expands references in command and args too
+            texts.addAll(c.getCommand() == null ? List.of() : c.getCommand());
+            texts.addAll(c.getArgs() == null ? List.of() : c.getArgs());
+            for (String text : texts) {
+                var m = text == null ? null : REFERENCE.matcher(text);
+                while (m != null && m.find()) {
+                    if (m.group(1).length() % 2 == 0) {
+                        refs.add(m.group(2));
                     }
                 }
             }
-            if (!refs.contains(max)) {
+            // without a preset the app may read the key itself (POOLBUDGET_MAX_POOL_SIZE is then its own variable)
+            if (!refs.contains(max) && spec.getPreset() != null) {
                 return "no variable of container '" + c.getName() + "' refers to $(" + max + "): put it where your "
                         + "app reads its pool size" + hint(spec) + " (Kubernetes expands it from envFrom)";
             }

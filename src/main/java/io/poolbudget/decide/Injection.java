@@ -35,9 +35,12 @@ import java.util.Objects;
  * builds and reads objects, talks to no API.
  */
 public final class Injection {
-    /** The operator's ConfigMap keys: stable names a container reads with envFrom (mode EnvFrom) and refers to. */
+    /** The operator's ConfigMap keys in mode EnvFrom: stable names a container reads with envFrom and refers to. */
     public static final String MAX_KEY = "POOLBUDGET_MAX_POOL_SIZE";
     public static final String MIN_KEY = "POOLBUDGET_MIN_POOL_SIZE";
+    /** The keys of mode ConfigMap, whose variables refer to them one by one (unchanged, so no pod rolls for them). */
+    static final String CONFIG_MAP_MAX_KEY = "maxPoolSize";
+    static final String CONFIG_MAP_MIN_KEY = "minIdle";
 
     private Injection() {}
 
@@ -157,8 +160,12 @@ public final class Injection {
             List<String> containers,
             ConfigMap cm) {
         if (viaConfigMap(spec)) {
-            String value = cm == null || cm.getData() == null ? null : cm.getData().get(MAX_KEY);
-            return value == null || revision(owner, spec, template, containers) == null ? null : parse(value);
+            // what the pods' template was rolled with: the ConfigMap's size only where the template carries the hash of
+            // exactly that content (a ConfigMap written whose template write was refused is not applied)
+            String value = cm == null || cm.getData() == null ? null : cm.getData().get(maxKey(spec));
+            Integer size = parse(value);
+            String rolled = revision(owner, spec, template, containers);
+            return size == null || rolled == null || !rolled.equals(dataHash(spec, size)) ? null : size;
         }
         Integer max = null;
         for (String c : containers) {
@@ -204,19 +211,19 @@ public final class Injection {
         // in mode EnvFrom the containers read the ConfigMap themselves: no variable of the pod is the operator's
         for (String c : InjectionMode.of(spec) == InjectionMode.EnvFrom ? List.<String>of() : containers) {
             List<EnvVar> env = new ArrayList<>();
-            env.add(envVar(names.maxPoolSize(), MAX_KEY, size, viaConfigMap ? cm : null));
+            env.add(envVar(names.maxPoolSize(), CONFIG_MAP_MAX_KEY, size, viaConfigMap ? cm : null));
             if (names.minIdle() != null) {
-                env.add(envVar(names.minIdle(), MIN_KEY, size, viaConfigMap ? cm : null));
+                env.add(envVar(names.minIdle(), CONFIG_MAP_MIN_KEY, size, viaConfigMap ? cm : null));
             }
             if (names.initial() != null) {
-                env.add(envVar(names.initial(), MAX_KEY, size, viaConfigMap ? cm : null));
+                env.add(envVar(names.initial(), CONFIG_MAP_MAX_KEY, size, viaConfigMap ? cm : null));
             }
             patched.add(new ContainerBuilder().withName(c).withEnv(env).build());
         }
         var meta = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().addToLabels(Owner.SIZED_LABEL, "true")
                 .addToAnnotations(owner.sizeAnnotation(), Integer.toString(size));
         if (viaConfigMap) {
-            meta.addToAnnotations(owner.hashAnnotation(), hash(configMapData(size).toString()).substring(0, 16));
+            meta.addToAnnotations(owner.hashAnnotation(), dataHash(spec, size));
         }
         if (budget != null) {
             meta.addToAnnotations(owner.budgetAnnotation(), budget);
@@ -250,16 +257,28 @@ public final class Injection {
                 : WorkloadKind.Deployment;
     }
 
-    public static ConfigMap configMap(WorkloadKind kind, String namespace, String workload, Owner owner, int size) {
+    public static ConfigMap configMap(WorkloadKind kind, String namespace, String workload, Owner owner,
+            InjectionSpec spec, int size) {
         return new ConfigMapBuilder().withNewMetadata().withName(owner.configMapName(kind, workload))
                 .withNamespace(namespace)
                 .addToLabels(Owner.SIZED_LABEL, "true").addToLabels(Owner.POLICY_LABEL, owner.key())
                 .addToLabels("app.kubernetes.io/managed-by", "poolbudget-operator")
-                .endMetadata().withData(configMapData(size)).build();
+                .endMetadata().withData(configMapData(spec, size)).build();
     }
 
-    private static Map<String, String> configMapData(int size) {
-        return new java.util.TreeMap<>(Map.of(MAX_KEY, Integer.toString(size), MIN_KEY, Integer.toString(size)));
+    private static String maxKey(InjectionSpec spec) {
+        return InjectionMode.of(spec) == InjectionMode.EnvFrom ? MAX_KEY : CONFIG_MAP_MAX_KEY;
+    }
+
+    private static Map<String, String> configMapData(InjectionSpec spec, int size) {
+        boolean envFrom = InjectionMode.of(spec) == InjectionMode.EnvFrom;
+        return new java.util.TreeMap<>(Map.of(envFrom ? MAX_KEY : CONFIG_MAP_MAX_KEY, Integer.toString(size),
+                envFrom ? MIN_KEY : CONFIG_MAP_MIN_KEY, Integer.toString(size)));
+    }
+
+    /** The hash of the ConfigMap's content for this size, on the template so that a change rolls the pods. */
+    static String dataHash(InjectionSpec spec, int size) {
+        return hash(configMapData(spec, size).toString()).substring(0, 16);
     }
 
     private static EnvVar envVar(String name, String key, int size, String configMap) {

@@ -2,6 +2,7 @@ package io.poolbudget.decide;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.poolbudget.api.v1alpha1.InjectionMode;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.TargetStatus;
@@ -200,7 +201,18 @@ public final class PolicyPass {
                         + s.budgetChange());
             }
             if (v.action() == Action.APPLY && !dryRun) {
-                return new Slot(null, write(s, v));
+                return new Slot(null, write(s, v, s.allocation().poolSize()));
+            }
+            if ((v.action() == Action.HOLD_FOR_WINDOW || v.action() == Action.HOLD_FOR_ROLLOUTS) && !dryRun
+                    && s.state().applied() == null && InjectionMode.of(injection) == InjectionMode.EnvFrom
+                    && view.configMap(s.workload(), owner) == null) {
+                // its template reads a ConfigMap that does not exist yet, so its new pods cannot start and its rollout
+                // would wait for this raise forever: first values at no more than the app's default, which adds no
+                // connection; the raise then waits as any raise does
+                int first = Math.min(s.allocation().poolSize(), appDefault);
+                return new Slot(null, write(s, new Verdict(v.id(), Action.APPLY, null, "first values at " + first
+                        + " so that its pods can start (its template reads the operator's ConfigMap); the raise to "
+                        + s.allocation().poolSize() + " " + v.reason()), first));
             }
             return new Slot(outcome(s, v), null);
         }
@@ -229,13 +241,12 @@ public final class PolicyPass {
             };
         }
 
-        /** The target's write: its ConfigMap (in ConfigMap mode), then the workload's template. */
-        private Decision.Write write(Sized s, Verdict v) {
+        /** The target's write of {@code size}: its ConfigMap (in the ConfigMap modes), then the workload's template. */
+        private Decision.Write write(Sized s, Verdict v, int size) {
             Workload w = s.workload();
-            int size = s.allocation().poolSize();
             List<HasMetadata> objects = new ArrayList<>();
             if (Injection.viaConfigMap(injection)) {
-                objects.add(Injection.configMap(w.kind(), w.namespace(), w.name(), owner, size));
+                objects.add(Injection.configMap(w.kind(), w.namespace(), w.name(), owner, injection, size));
             }
             objects.add(Injection.workloadPatch(w.kind(), w.namespace(), w.name(), owner, injection, s.containers(),
                     size, budget, s.allocation().poolsPerPod()));

@@ -240,7 +240,14 @@ public final class PolicyPlanner {
     private static TargetInput input(ResolvedTarget r, Integer seenTerminating, int shutdownSteps, int minimum,
             boolean forks) {
         Workload w = r.workload();
-        return fields(TargetInput.builder(w.id()), r.spec(), "spec.targets[" + r.index() + "]", minimum,
+        String field = "spec.targets[" + r.index() + "]";
+        if (forks && r.spec().getPoolsPerPod() == null && w.workers() != null
+                && w.workers() == Workload.WORKERS_UNKNOWN) {
+            throw new InvalidPolicyException(field + ".poolsPerPod", "is required here: " + w.id() + " sets "
+                    + Workload.WORKERS_ENV + " to what its spec does not tell (valueFrom, 'auto' or a reference), so "
+                    + "how many workers its pods fork, a pool each, is not known: set poolsPerPod to that number");
+        }
+        return fields(TargetInput.builder(w.id()), r.spec(), field, minimum,
                 forks && w.workers() != null ? w.workers() : 1)
                 .replicas(w.replicas()).hpaMaxReplicas(w.hpaMaxReplicas()).scaler(w.scaler()).rollout(w.rollout())
                 .seenTerminating(seenTerminating)
@@ -252,7 +259,8 @@ public final class PolicyPlanner {
     private static TargetInput.Builder fields(TargetInput.Builder builder, TargetSpec t, String field, int minimum,
             long pools) {
         return builder.field(field)
-                .weight(orDefault(t.getWeight(), 1)).minPoolSize(orDefault(t.getMinPoolSize(), minimum))
+                .weight(orDefault(t.getWeight(), 1)).minPoolSize(orDefault(t.getMinPoolSize(),
+                        t.getMaxPoolSize() == null ? minimum : Math.min(minimum, t.getMaxPoolSize())))
                 .maxPoolSize(t.getMaxPoolSize())
                 .poolsPerPod(
                         Limits.bounded(field + ".poolsPerPod", t.getPoolsPerPod() == null ? pools : t.getPoolsPerPod(),

@@ -19,6 +19,8 @@ public record Workload(WorkloadKind kind, String namespace, String name, Map<Str
      * its own pool, so a pod holds pool size × workers.
      */
     public static final String WORKERS_ENV = "WEB_CONCURRENCY";
+    /** {@link #workers}: set, but to what the spec does not tell (valueFrom, "auto", a reference). */
+    public static final int WORKERS_UNKNOWN = -1;
 
     /** "Deployment/checkout-api": unique within a namespace, and the id targets are sized under. */
     public String id() {

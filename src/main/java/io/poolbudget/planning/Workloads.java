@@ -51,7 +51,8 @@ public final class Workloads {
 
     /**
      * The most workers any container forks by its literal {@link Workload#WORKERS_ENV} (a whole number from 1 to
-     * {@link io.poolbudget.sizing.Limits#POOLS_PER_POD}); null where none sets it so.
+     * {@link io.poolbudget.sizing.Limits#POOLS_PER_POD}); {@link Workload#WORKERS_UNKNOWN} where one sets it to what
+     * cannot be read from the spec; null where none sets it.
      */
     static Integer workers(io.fabric8.kubernetes.api.model.PodTemplateSpec template) {
         if (template == null || template.getSpec() == null || template.getSpec().getContainers() == null) {
@@ -60,13 +61,15 @@ public final class Workloads {
         Integer most = null;
         for (var c : template.getSpec().getContainers()) {
             for (var e : c.getEnv() == null ? List.<io.fabric8.kubernetes.api.model.EnvVar>of() : c.getEnv()) {
-                if (Workload.WORKERS_ENV.equals(e.getName()) && e.getValue() != null
-                        && e.getValue().trim().matches("[1-9][0-9]{0,3}")) {
-                    int n = Integer.parseInt(e.getValue().trim());
-                    if (n <= io.poolbudget.sizing.Limits.POOLS_PER_POD) {
-                        most = most == null ? n : Math.max(most, n);
-                    }
+                if (!Workload.WORKERS_ENV.equals(e.getName())) {
+                    continue;
                 }
+                String v = e.getValue() == null ? "" : e.getValue().trim();
+                // set, but not to a number we can read (valueFrom, "auto" = the node's CPUs, a reference): unknown
+                int n = v.matches("[1-9][0-9]{0,3}") ? Integer.parseInt(v) : Workload.WORKERS_UNKNOWN;
+                n = n > io.poolbudget.sizing.Limits.POOLS_PER_POD ? Workload.WORKERS_UNKNOWN : n;
+                most = most == null || n == Workload.WORKERS_UNKNOWN ? Integer.valueOf(n)
+                        : most == Workload.WORKERS_UNKNOWN ? most : Math.max(most, n);
             }
         }
         return most;

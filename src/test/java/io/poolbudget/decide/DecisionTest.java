@@ -113,8 +113,8 @@ class DecisionTest {
             assertThat(w.objects()).extracting(o -> o.getClass().getSimpleName() + "/" + o.getMetadata().getName())
                     .containsExactly("ConfigMap/poolbudget-db-deployment-web", "Deployment/web");
             assertThat(((ConfigMap) w.objects().get(0)).getData()).containsExactly(
-                    Map.entry("POOLBUDGET_MAX_POOL_SIZE", "4"),
-                    Map.entry("POOLBUDGET_MIN_POOL_SIZE", "4"));
+                    Map.entry("maxPoolSize", "4"),
+                    Map.entry("minIdle", "4"));
         });
     }
 

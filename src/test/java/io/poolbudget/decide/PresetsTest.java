@@ -103,6 +103,13 @@ class PresetsTest {
                 "database: {cores: 8}\ninjection: {preset: rails}\ntargets: [{name: web, poolsPerPod: 2}]\n");
         assertThat(PolicyPlanner.plan(said, view(d), p -> null).allocation().targets()).singleElement()
                 .satisfies(t -> assertThat(t.poolsPerPod()).as("the target says").isEqualTo(2));
+        d.getSpec().getTemplate().getSpec().getContainers().get(0)
+                .setEnv(List.of(new EnvVar(io.poolbudget.planning.Workload.WORKERS_ENV, "auto", null)));
+        assertThatThrownBy(() -> PolicyPlanner.plan(rails, view(d), p -> null))
+                .isInstanceOf(InvalidPolicyException.class)
+                .hasMessageStartingWith("spec.targets[0].poolsPerPod is required");
+        assertThat(PolicyPlanner.plan(said, view(d), p -> null).allocation().targets()).singleElement()
+                .satisfies(t -> assertThat(t.poolsPerPod()).as("unless the target says").isEqualTo(2));
         var jvm = policy("db", "database: {cores: 8}\ninjection: {preset: hikari-env}\ntargets: [{name: web}]\n");
         assertThat(PolicyPlanner.plan(jvm, view(d), p -> null).allocation().targets()).singleElement()
                 .satisfies(t -> assertThat(t.poolsPerPod()).as("a preset that does not fork").isEqualTo(1));
@@ -244,6 +251,34 @@ class PresetsTest {
         both.set(1, new EnvFromSourceBuilder().withPrefix("REPLICA_").withNewConfigMapRef()
                 .withName("poolbudget-replica-deployment-web").endConfigMapRef().build());
         assertThat(decide(PGX, d).writes()).hasSize(1);
+    }
+
+    @Test
+    void aFirstRaiseInModeEnvFromStillGivesItsPodsAConfigMapToStartWith() {
+        // plan 4 per pod above the app's default of 2: a raise, held; but the template already reads the ConfigMap,
+        // so without it its new pods could never start and the rollout the raise waits for would never end
+        String spec = "database: {cores: 8}\ninjection: {mode: EnvFrom, appDefaultPoolSize: 2}\ntargets: [{name: web}]\n";
+        var d = decide(spec, reading("POOL", "$(POOLBUDGET_MAX_POOL_SIZE)"));
+        assertThat(d.writes()).singleElement().satisfies(w -> {
+            assertThat(((ConfigMap) w.objects().get(0)).getData()).containsEntry("POOLBUDGET_MAX_POOL_SIZE", "2");
+            assertThat(w.written().message()).contains("first values at 2 so that its pods can start")
+                    .contains("the raise to 4");
+        });
+    }
+
+    @Test
+    void referencesInArgsCountAndAnEvenRunOfDollarsIsNoEscape() {
+        var args = reading("DATABASE_URL", "postgres://db/app");
+        args.getSpec().getTemplate().getSpec().getContainers().get(0)
+                .setArgs(List.of("--pool-max=$(POOLBUDGET_MAX_POOL_SIZE)"));
+        assertThat(decide(PGX, args).writes()).as("Kubernetes expands args too").hasSize(1);
+        assertThat(
+                decide(PGX, reading("DATABASE_URL", "postgres://db/app?pool_max_conns=$$$(POOLBUDGET_MAX_POOL_SIZE)"))
+                        .writes())
+                .as("$$ is a dollar, then the reference").hasSize(1);
+        var direct = reading("OTHER", "x");
+        assertThat(decide("database: {cores: 8}\ninjection: {mode: EnvFrom}\ntargets: [{name: web}]\n", direct)
+                .writes()).as("without a preset the app may read the key itself").hasSize(1);
     }
 
     @Test

@@ -97,8 +97,8 @@ class InjectionModesIT extends OperatorTestBase {
         awaitPolicy("db", targetState("web", "Applied", 4));
         awaitRolledOut("web");
         var cm = client.configMaps().inNamespace(ns).withName("poolbudget-db-deployment-web").get();
-        assertThat(cm.getData()).containsEntry("POOLBUDGET_MAX_POOL_SIZE", "4")
-                .containsEntry("POOLBUDGET_MIN_POOL_SIZE", "4");
+        assertThat(cm.getData()).containsEntry("maxPoolSize", "4")
+                .containsEntry("minIdle", "4");
         String firstHash = deployment("web").getSpec().getTemplate().getMetadata().getAnnotations()
                 .get("config-hash.poolbudget.io/db");
         assertThat(firstHash).isNotBlank();
@@ -115,7 +115,7 @@ class InjectionModesIT extends OperatorTestBase {
         awaitPolicy("db", targetState("web", "Applied", 2));
         awaitRolledOut("web");
         assertThat(client.configMaps().inNamespace(ns).withName("poolbudget-db-deployment-web").get().getData())
-                .containsEntry("POOLBUDGET_MAX_POOL_SIZE", "2");
+                .containsEntry("maxPoolSize", "2");
         assertThat(deployment("web").getSpec().getTemplate().getMetadata().getAnnotations()
                 .get("config-hash.poolbudget.io/db")).isNotEqualTo(firstHash);
         assertThat(deployment("web").getMetadata().getGeneration()).isEqualTo(generation + 1);

@@ -22,8 +22,12 @@ final class HikariDefaults {
     static Path install(Integer size, Path dir) throws IOException {
         Properties props = new Properties();
         String theirs = System.getProperty(PROPERTY);
-        if (theirs != null) {
-            try (InputStream in = Files.newInputStream(Path.of(theirs))) {
+        if (theirs != null) { // a file, or as HikariCP also allows, a resource on the class path
+            try (InputStream in = Files.exists(Path.of(theirs)) ? Files.newInputStream(Path.of(theirs))
+                    : ClassLoader.getSystemResourceAsStream(theirs.startsWith("/") ? theirs.substring(1) : theirs)) {
+                if (in == null) {
+                    throw new IOException("hikaricp.configurationFile " + theirs + " is neither a file nor a resource");
+                }
                 props.load(in);
             }
         }

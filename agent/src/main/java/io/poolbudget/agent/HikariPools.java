@@ -13,6 +13,12 @@ import javax.management.ObjectName;
  */
 final class HikariPools implements Pools {
     private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    private final java.util.regex.Pattern names;
+
+    /** The pools whose name matches {@code names}. */
+    HikariPools(java.util.regex.Pattern names) {
+        this.names = names;
+    }
 
     @Override
     public List<Pool> all() {
@@ -21,6 +27,9 @@ final class HikariPools implements Pools {
             for (ObjectName config : server.queryNames(new ObjectName("com.zaxxer.hikari:type=PoolConfig (*)"), null)) {
                 String name = config.getKeyProperty("type");
                 name = name.substring("PoolConfig (".length(), name.length() - 1);
+                if (!names.matcher(name).matches()) {
+                    continue;
+                }
                 pools.add(new Hikari(name, config, new ObjectName("com.zaxxer.hikari:type=Pool (" + name + ")")));
             }
         } catch (JMException e) {

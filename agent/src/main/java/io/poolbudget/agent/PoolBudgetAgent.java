@@ -14,6 +14,8 @@ import java.util.Map;
  * <li>{@code file}: the published size, one whole number (a downward-API volume projecting the pod's own
  * annotation, which the kubelet refreshes within seconds of a change). Absent or empty: nothing published.</li>
  * <li>{@code port}: where the agent says what it applied ({@link StatusServer}); 0 for none.</li>
+ * <li>{@code pools}: a regular expression on pool names ({@code poolName}); only matching pools are sized, for an app
+ * with pools to other databases. Default: every pool.</li>
  * <li>{@code waitMs}: how long the application's start waits for a first published size when there is none yet (a
  * new pod, whose size the operator publishes as soon as it sees it), so its pools are built at the current size;
  * then it starts with what its configuration says. Default 0.</li>
@@ -31,7 +33,7 @@ public final class PoolBudgetAgent {
     public static void premain(String args, Instrumentation inst) {
         try {
             start(parse(args));
-        } catch (RuntimeException | IOException e) {
+        } catch (Throwable e) { // whatever it is (a runtime without java.management, say), never the app's failure
             System.err.println("poolbudget-agent: not started, the application runs with its own pools: " + e);
         }
     }
@@ -43,7 +45,8 @@ public final class PoolBudgetAgent {
         long periodMs = Long.parseLong(options.getOrDefault("periodMs", "500"));
         Integer size = awaitSize(file, Long.parseLong(options.getOrDefault("waitMs", "0")));
         Path defaults = HikariDefaults.install(size, Files.createTempDirectory("poolbudget-agent"));
-        var resizer = new Resizer(file, new HikariPools(), n -> HikariDefaults.update(defaults, n));
+        var pools = new HikariPools(java.util.regex.Pattern.compile(options.getOrDefault("pools", ".*")));
+        var resizer = new Resizer(file, pools, n -> HikariDefaults.update(defaults, n));
         resizer.start(periodMs);
         if (port > 0) {
             new StatusServer(port, resizer).start();

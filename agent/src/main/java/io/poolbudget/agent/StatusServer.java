@@ -53,7 +53,8 @@ final class StatusServer {
     /** Reads the request's headers (up to 8 KiB, until the blank line); what was asked does not matter. */
     private static void drainRequestLine(InputStream in) throws IOException {
         int newlines = 0;
-        for (int i = 0; i < 8192 && newlines < 2; i++) {
+        long deadline = System.nanoTime() + 2_000_000_000L; // a slow client gets 2 s in all, not 2 s per byte
+        for (int i = 0; i < 8192 && newlines < 2 && System.nanoTime() < deadline; i++) {
             int b = in.read();
             if (b < 0) {
                 return;

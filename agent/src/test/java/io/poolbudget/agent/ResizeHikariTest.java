@@ -72,7 +72,8 @@ class ResizeHikariTest {
         pool = pool("shrink");
         assertThat(pool.getMaximumPoolSize()).as("a new pool starts at the published size").isEqualTo(5);
         await(() -> open.get() == 5);
-        var resizer = new Resizer(file, new HikariPools(), n -> HikariDefaults.update(defaults, n));
+        var resizer = new Resizer(file, new HikariPools(java.util.regex.Pattern.compile(".*")),
+                n -> HikariDefaults.update(defaults, n));
         assertThat(resizer.tick().confirmed()).isTrue();
 
         Connection busy = pool.getConnection();
@@ -98,7 +99,8 @@ class ResizeHikariTest {
         HikariDefaults.install(null, dir);
         pool = pool("untouched");
         int framework = pool.getMaximumPoolSize();
-        var resizer = new Resizer(dir.resolve("absent"), new HikariPools(), n -> {});
+        var resizer = new Resizer(dir.resolve("absent"), new HikariPools(java.util.regex.Pattern.compile(".*")),
+                n -> {});
         var seen = resizer.tick();
         assertThat(seen.confirmed()).isFalse();
         assertThat(seen.pools).extracting(p -> p.name).contains("hikari:untouched");
@@ -106,11 +108,25 @@ class ResizeHikariTest {
     }
 
     @Test
+    void onlyThePoolsNamedAreSized() throws Exception {
+        Path file = publish(2);
+        HikariDefaults.install(null, dir);
+        pool = pool("orders");
+        try (HikariDataSource other = pool("reports")) {
+            int framework = other.getMaximumPoolSize();
+            var resizer = new Resizer(file, new HikariPools(java.util.regex.Pattern.compile("orders")), n -> {});
+            assertThat(resizer.tick().pools).extracting(p -> p.name).containsExactly("hikari:orders");
+            assertThat(pool.getHikariConfigMXBean().getMaximumPoolSize()).isEqualTo(2);
+            assertThat(other.getHikariConfigMXBean().getMaximumPoolSize()).isEqualTo(framework);
+        }
+    }
+
+    @Test
     void theStatusPortSaysWhatWasApplied() throws Exception {
         Path file = publish(3);
         HikariDefaults.install(3, dir);
         pool = pool("status");
-        var resizer = new Resizer(file, new HikariPools(), n -> {});
+        var resizer = new Resizer(file, new HikariPools(java.util.regex.Pattern.compile(".*")), n -> {});
         await(() -> resizer.tick().confirmed());
         var server = new StatusServer(0, resizer);
         server.start();
