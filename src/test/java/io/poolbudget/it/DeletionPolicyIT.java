@@ -17,7 +17,12 @@ class DeletionPolicyIT extends OperatorTestBase {
     }
 
     private void applyAndDelete(String deletionPolicy, String mode) {
-        create(deployment("web", 2, Map.of()));
+        applyAndDelete(deletionPolicy, mode, deployment("web", 2, Map.of()));
+    }
+
+    private void applyAndDelete(String deletionPolicy, String mode,
+            io.fabric8.kubernetes.api.model.apps.Deployment web) {
+        create(web);
         applyPolicy("""
                 apiVersion: poolbudget.io/v1alpha1
                 kind: PoolPolicy
@@ -64,5 +69,27 @@ class DeletionPolicyIT extends OperatorTestBase {
         assertThat(deployment("web").getSpec().getTemplate().getMetadata().getAnnotations())
                 .doesNotContainKey("config-hash.poolbudget.io/db");
         assertThat(templateEnv("web", MAX)).isNull();
+    }
+
+    @Test
+    void removeKeepsTheConfigMapThatTheUsersEnvFromReads() {
+        var web = deployment("web", 2, Map.of());
+        var c = web.getSpec().getTemplate().getSpec().getContainers().get(0);
+        c.setEnvFrom(java.util.List.of(new io.fabric8.kubernetes.api.model.EnvFromSourceBuilder().withNewConfigMapRef()
+                .withName("poolbudget-db-deployment-web").endConfigMapRef().build()));
+        var env = new java.util.ArrayList<>(c.getEnv() == null ? java.util.List.of() : c.getEnv());
+        env.add(new io.fabric8.kubernetes.api.model.EnvVar(MAX, "$(POOLBUDGET_MAX_POOL_SIZE)", null));
+        c.setEnv(env);
+        applyAndDelete("Remove", "EnvFrom", web);
+        // without it, a new pod of this Deployment could not start: kept, at the last size, until the user lets it go
+        var cm = client.configMaps().inNamespace(ns).withName("poolbudget-db-deployment-web").get();
+        assertThat(cm).isNotNull();
+        assertThat(cm.getData()).containsEntry("POOLBUDGET_MAX_POOL_SIZE", "4");
+        assertThat(deployment("web").getSpec().getTemplate().getMetadata().getAnnotations())
+                .doesNotContainKey("config-hash.poolbudget.io/db");
+        assertThat(templateEnv("web", MAX)).as("the user's own reference stays")
+                .isEqualTo("$(POOLBUDGET_MAX_POOL_SIZE)");
+        awaitEvents(events -> assertThat(events).extracting(io.fabric8.kubernetes.api.model.Event::getMessage)
+                .anySatisfy(m -> assertThat(m).contains("ConfigMap poolbudget-db-deployment-web is kept")));
     }
 }
