@@ -25,13 +25,13 @@ import java.util.List;
         + ") || !has(self.mode) || self.mode == 'EnvFrom'", message = InjectionSpec.URL_MODE_MESSAGE)
 public class InjectionSpec {
     /** The presets whose variables take a datasource name, as a CEL list ({@code PresetTableTest} checks it). */
-    public static final String NAMED_CEL = "['quarkus-agroal', 'micronaut-hikari']";
+    public static final String NAMED_CEL = "['quarkus-agroal', 'micronaut-hikari', 'quarkus-reactive']";
     /** The presets whose size goes into a connection string, as a CEL list ({@code PresetTableTest} checks it). */
     public static final String URL_CEL = "['pgx', 'prisma', 'npgsql', 'rails']";
     public static final String ONE_OF_MESSAGE = "set exactly one of injection.preset or injection.maxPoolSizeEnv (or, "
             + "with mode EnvFrom, neither: your variables refer to $(POOLBUDGET_MAX_POOL_SIZE))";
     public static final String DATASOURCE_MESSAGE = "injection.datasource goes with a preset whose variables name a "
-            + "datasource (quarkus-agroal, micronaut-hikari); for others name the variables in maxPoolSizeEnv";
+            + "datasource (quarkus-agroal, micronaut-hikari, quarkus-reactive); for others name the variables in maxPoolSizeEnv";
     public static final String URL_MODE_MESSAGE = "injection.mode must be EnvFrom (its default) for a preset that puts "
             + "the size in your connection string (pgx, prisma, npgsql, rails): the operator writes no variable of "
             + "the app's, your URL refers to $(POOLBUDGET_MAX_POOL_SIZE)";
@@ -40,7 +40,9 @@ public class InjectionSpec {
             + "prisma, npgsql, rails) your connection string refers to the operator's value. spring-boot-hikari: "
             + "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE, _MINIMUMIDLE (default 10). quarkus-agroal: "
             + "QUARKUS_DATASOURCE_[<DATASOURCE>_]JDBC_MAX_SIZE, _MIN_SIZE (default 50). micronaut-hikari: "
-            + "DATASOURCES_<DATASOURCE|DEFAULT>_MAXIMUM_POOL_SIZE, _MINIMUM_IDLE (default 10). hikari-env: "
+            + "DATASOURCES_<DATASOURCE|DEFAULT>_MAXIMUM_POOL_SIZE, _MINIMUM_IDLE (default 10). quarkus-reactive: "
+            + "QUARKUS_DATASOURCE_[<DATASOURCE>_]REACTIVE_MAX_SIZE (default 20). spring-r2dbc: SPRING_R2DBC_POOL_MAX_SIZE, "
+            + "_MIN_IDLE, _INITIAL_SIZE (default 10). hikari-env: "
             + "HIKARI_MAXIMUM_POOL_SIZE, HIKARI_MINIMUM_IDLE (default 10). keycloak: KC_DB_POOL_MAX_SIZE, _MIN_SIZE, "
             + "_INITIAL_SIZE (default 100; needs a pool of 2). ecto: POOL_SIZE (default 10). gitea: "
             + "GITEA__database__MAX_OPEN_CONNS, _MAX_IDLE_CONNS (default: no limit). mattermost: "

@@ -15,12 +15,17 @@ public enum Preset {
     @JsonProperty("spring-boot-hikari")
     SPRING_BOOT_HIKARI("Spring Boot 2.x-3.x, HikariCP", env("SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE",
             "SPRING_DATASOURCE_HIKARI_MINIMUMIDLE", null), AppDefault.of(10), 1), @JsonProperty("quarkus-agroal")
-    QUARKUS_AGROAL("Quarkus 3.x, Agroal (the default datasource, or spec.injection.datasource)",
-            named("", "QUARKUS_DATASOURCE_{DS}JDBC_MAX_SIZE", "QUARKUS_DATASOURCE_{DS}JDBC_MIN_SIZE"), // Quarkus raised Agroal's default max-size from 20 to 50 (quarkusio/quarkus#51169)
+    QUARKUS_AGROAL("Quarkus 3.x, Agroal (the default datasource, or spec.injection.datasource)", // Quarkus raised Agroal's default max-size from 20 to 50 (quarkusio/quarkus#51169)
+            named("", "QUARKUS_DATASOURCE_{DS}JDBC_MAX_SIZE", "QUARKUS_DATASOURCE_{DS}JDBC_MIN_SIZE"),
             AppDefault.of(50), 1), @JsonProperty("micronaut-hikari")
     MICRONAUT_HIKARI("Micronaut 3.x-4.x, HikariCP (datasource default, or spec.injection.datasource)",
             named("default", "DATASOURCES_{DS}MAXIMUM_POOL_SIZE", "DATASOURCES_{DS}MINIMUM_IDLE"), AppDefault.of(10),
-            1), @JsonProperty("hikari-env")
+            1), @JsonProperty("quarkus-reactive")
+    QUARKUS_REACTIVE("Quarkus 3.x reactive SQL clients (the default datasource, or spec.injection.datasource)",
+            named("", "QUARKUS_DATASOURCE_{DS}REACTIVE_MAX_SIZE", null), AppDefault.of(20),
+            1), @JsonProperty("spring-r2dbc")
+    SPRING_R2DBC("Spring Boot 2.x-3.x, R2DBC pool", env("SPRING_R2DBC_POOL_MAX_SIZE", "SPRING_R2DBC_POOL_MIN_IDLE",
+            "SPRING_R2DBC_POOL_INITIAL_SIZE"), AppDefault.of(10), 1), @JsonProperty("hikari-env")
     HIKARI_ENV("HikariCP configured from HIKARI_* variables", env("HIKARI_MAXIMUM_POOL_SIZE", "HIKARI_MINIMUM_IDLE",
             null), AppDefault.of(10), 1), @JsonProperty("keycloak")
     KEYCLOAK("Keycloak 17-26 (Quarkus, Agroal); it takes a second connection while it starts",
