@@ -18,3 +18,12 @@ docker_archive() {
   rm -rf "$tmp"
 }
 
+# minimal_rootfs ROOTFS: what a static or self-contained app needs besides itself: /etc/passwd and /etc/group with
+# the non-root user 1001 (home HOME, default /app) and a world-writable /tmp.
+minimal_rootfs() {
+  local root=$1 home=${2:-/app}
+  mkdir -p "$root/etc" "$root/tmp"
+  chmod 1777 "$root/tmp"
+  printf 'root:x:0:0:root:/root:/sbin/nologin\napp:x:1001:1001:app:%s:/sbin/nologin\n' "$home" > "$root/etc/passwd"
+  printf 'root:x:0:\napp:x:1001:\n' > "$root/etc/group"
+}

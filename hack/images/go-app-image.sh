@@ -17,10 +17,7 @@ if [ ! -s "$tar" ] || [ -n "$(find "$app" "$0" -newer "$tar" -type f | head -1)"
   ( cd "$app" && export CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS="-mod=readonly -buildvcs=false -trimpath" &&
       go build -ldflags "-s -w" -o "$root/app" . &&
       go build -ldflags "-s -w" -o "$root/url_shortener" github.com/jackc/pgx/v5/examples/url_shortener ) || die "could not build examples/pgx-app. Fix: see the Go error above"
-  mkdir -p "$root/etc" "$root/tmp"
-  chmod 1777 "$root/tmp"
-  printf 'root:x:0:0:root:/root:/sbin/nologin\napp:x:1001:1001:app:/:/sbin/nologin\n' > "$root/etc/passwd"
-  printf 'root:x:0:\napp:x:1001:\n' > "$root/etc/group"
+  minimal_rootfs "$root" /
   docker_archive "$root" poolbudget/pgx-app:dev '{"Entrypoint":["/app"],"User":"1001:1001"}' "$tar"
   rm -rf "$root"
   log "built $tar (poolbudget/pgx-app:dev, $(du -m "$tar" | cut -f1) MB)"

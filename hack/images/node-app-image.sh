@@ -13,7 +13,8 @@ if [ ! -s "$tar" ] || [ -n "$(find "$app" "$0" -newer "$tar" -type f -not -path 
     die "Node.js and npm are needed for the Node example app's image. Fix: apt-get install nodejs npm"
   log "building the Node.js example app's image (examples/node-app, node $(node --version))"
   root=$(mktemp -d)
-  mkdir -p "$root/app" "$root/etc" "$root/tmp"
+  mkdir -p "$root/app"
+  minimal_rootfs "$root" /app
   cp "$app/package.json" "$app/package-lock.json" "$app/server.js" "$root/app/"
   ( cd "$root/app" && npm ci --omit=dev --no-audit --no-fund --loglevel=error ) ||
     die "npm ci failed for examples/node-app. Fix: see npm's error above"
@@ -22,9 +23,6 @@ if [ ! -s "$tar" ] || [ -n "$(find "$app" "$0" -newer "$tar" -type f -not -path 
   for lib in $(ldd "$node" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | sort -u); do
     cp -L --parents "$lib" "$root"
   done
-  chmod 1777 "$root/tmp"
-  printf 'root:x:0:0:root:/root:/sbin/nologin\napp:x:1001:1001:app:/app:/sbin/nologin\n' > "$root/etc/passwd"
-  printf 'root:x:0:\napp:x:1001:\n' > "$root/etc/group"
   "$root/usr/bin/node" --version >/dev/null || die "the copied Node.js does not start"
   docker_archive "$root" poolbudget/node-app:dev \
     '{"Entrypoint":["/usr/bin/node","/app/server.js"],"User":"1001:1001","WorkingDir":"/app"}' "$tar"

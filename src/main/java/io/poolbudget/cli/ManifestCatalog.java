@@ -63,19 +63,13 @@ final class ManifestCatalog implements WorkloadCatalog {
                 switch (doc.kind()) {
                     case "Deployment" -> {
                         var d = Manifests.bind(doc, Deployment.class, Manifests.LENIENT);
-                        var w = Workloads.of(d, here);
-                        workloads.add(w);
-                        if (d.getSpec() != null && d.getSpec().getTemplate() != null) {
-                            templates.put(w.namespace() + "/" + w.id(), d.getSpec().getTemplate());
-                        }
+                        add(Workloads.of(d, here), d.getSpec() == null ? null : d.getSpec().getTemplate(), workloads,
+                                templates);
                     }
                     case "StatefulSet" -> {
                         var s = Manifests.bind(doc, StatefulSet.class, Manifests.LENIENT);
-                        var w = Workloads.of(s, here);
-                        workloads.add(w);
-                        if (s.getSpec() != null && s.getSpec().getTemplate() != null) {
-                            templates.put(w.namespace() + "/" + w.id(), s.getSpec().getTemplate());
-                        }
+                        add(Workloads.of(s, here), s.getSpec() == null ? null : s.getSpec().getTemplate(), workloads,
+                                templates);
                     }
                     default -> {
                     }
@@ -86,6 +80,15 @@ final class ManifestCatalog implements WorkloadCatalog {
         }
         workloads.sort(Comparator.comparing(Workload::name));
         return new ManifestCatalog(workloads, templates);
+    }
+
+    private static void add(Workload w, io.fabric8.kubernetes.api.model.PodTemplateSpec template,
+            List<Workload> workloads,
+            java.util.Map<String, io.fabric8.kubernetes.api.model.PodTemplateSpec> templates) {
+        workloads.add(w);
+        if (template != null) {
+            templates.put(w.namespace() + "/" + w.id(), template);
+        }
     }
 
     /** KEDA's ScaledObject: it makes an HPA in the cluster; offline we read its maximum directly. */
