@@ -11,10 +11,10 @@ source "$(dirname "$0")/../cluster/lib.sh"
 "$ROOT/hack/images/base-images.sh"
 tar="$BUILD_AREA/images/operator.tar"
 if [ "${1:-}" = --force ] || [ ! -s "$tar" ] ||
-   [ -n "$(find "$ROOT/src/main" "$ROOT/src/pom.xml" "$ROOT/pom.xml" "$ROOT/load" "$BUILD_AREA/images/base/jre-base.tar" \
-      -newer "$tar" | head -1)" ]; then
+   [ -n "$(find "$ROOT/src/main" "$ROOT/src/pom.xml" "$ROOT/agent/src" "$ROOT/agent/pom.xml" "$ROOT/pom.xml" "$ROOT/load" "$BUILD_AREA/images/base/jre-base.tar" \
+      -newer "$tar" -not -path "*/src/main/jib/*" | head -1)" ]; then
   log "building the operator's image (Quarkus Jib extension, no daemon)"
-  POOLBUDGET_IMAGE_TAR="$tar" "$ROOT/mvnw" -B -q -f "$ROOT/pom.xml" -pl src -am package -DskipTests \
+  POOLBUDGET_IMAGE_TAR="$tar" "$ROOT/mvnw" -B -q -f "$ROOT/pom.xml" -pl agent,src -am package -DskipTests \
     -Dquarkus.container-image.build=true \
     -Dquarkus.jib.base-jvm-image="tar://$BUILD_AREA/images/base/jre-base.tar" \
     -Dquarkus.jib.docker-executable-name="$ROOT/hack/images/docker-to-tar" \

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import javax.management.JMException;
 import javax.management.MBeanServer;
+import javax.management.MBeanServerDelegate;
+import javax.management.MBeanServerNotification;
 import javax.management.ObjectName;
 
 /**
@@ -36,6 +38,33 @@ final class HikariPools implements Pools {
             throw new IllegalStateException("cannot read HikariCP's MBeans: " + e, e);
         }
         return pools;
+    }
+
+    /**
+     * Runs {@code action} in the thread that registers a pool's configuration MBean, which HikariCP does in the pool's
+     * constructor before its first fill (100 ms later, on its housekeeper): a new pool takes the published size before
+     * it opens more than its first connection, whatever size the application's own settings gave it.
+     */
+    static javax.management.NotificationListener onRegistration(Runnable action) {
+        javax.management.NotificationListener listener = (notification, handback) -> {
+            if (notification instanceof MBeanServerNotification
+                    && MBeanServerNotification.REGISTRATION_NOTIFICATION.equals(notification.getType())
+                    && "com.zaxxer.hikari".equals(((MBeanServerNotification) notification).getMBeanName()
+                            .getDomain())) {
+                try {
+                    action.run();
+                } catch (RuntimeException e) { // never the application's failure
+                    System.err.println("poolbudget-agent: could not size a new pool: " + e);
+                }
+            }
+        };
+        try {
+            ManagementFactory.getPlatformMBeanServer().addNotificationListener(MBeanServerDelegate.DELEGATE_NAME,
+                    listener, null, null);
+        } catch (JMException e) {
+            System.err.println("poolbudget-agent: new pools are sized on the next period only: " + e);
+        }
+        return listener;
     }
 
     private final class Hikari implements Pool {

@@ -47,6 +47,7 @@ public final class PoolBudgetAgent {
         Path defaults = HikariDefaults.install(size, Files.createTempDirectory("poolbudget-agent"));
         var pools = new HikariPools(java.util.regex.Pattern.compile(options.getOrDefault("pools", ".*")));
         var resizer = new Resizer(file, pools, n -> HikariDefaults.update(defaults, n));
+        HikariPools.onRegistration(resizer::tick);
         resizer.start(periodMs);
         if (port > 0) {
             new StatusServer(port, resizer).start();

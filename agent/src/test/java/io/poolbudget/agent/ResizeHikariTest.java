@@ -95,6 +95,28 @@ class ResizeHikariTest {
     }
 
     @Test
+    void aPoolTheApplicationSizesItselfTakesThePublishedSizeBeforeItFills() throws Exception {
+        Path file = publish(3);
+        HikariDefaults.install(3, dir);
+        var resizer = new Resizer(file, new HikariPools(java.util.regex.Pattern.compile(".*")), n -> {});
+        var listener = HikariPools.onRegistration(resizer::tick);
+        try {
+            HikariConfig config = new HikariConfig();
+            config.setPoolName("explicit");
+            config.setDataSource(countingDataSource());
+            config.setMaximumPoolSize(10); // as Spring Boot does from its own property, over the agent's defaults
+            pool = new HikariDataSource(config);
+            assertThat(pool.getHikariConfigMXBean().getMaximumPoolSize()).isEqualTo(3);
+            Thread.sleep(500); // several housekeeping periods: it fills to 3, never to 10
+            assertThat(open.get()).isEqualTo(3);
+            assertThat(resizer.tick().confirmed()).isTrue();
+        } finally {
+            java.lang.management.ManagementFactory.getPlatformMBeanServer().removeNotificationListener(
+                    javax.management.MBeanServerDelegate.DELEGATE_NAME, listener);
+        }
+    }
+
+    @Test
     void withNothingPublishedNothingIsTouchedAndNothingIsConfirmed() throws Exception {
         HikariDefaults.install(null, dir);
         pool = pool("untouched");
