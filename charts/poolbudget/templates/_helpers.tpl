@@ -53,7 +53,8 @@ The rules the operator needs in every namespace it watches: exactly the verbs it
   verbs: [list, watch]
 - apiGroups: [""]
   resources: [pods]
-  verbs: [list, watch]
+  # patch: resize mode Live publishes a pod's size as its own annotation (live-size.poolbudget.io/<policy>)
+  verbs: [list, watch, patch]
 - apiGroups: [""]
   resources: [configmaps]
   verbs: [list, watch, create, patch, delete]

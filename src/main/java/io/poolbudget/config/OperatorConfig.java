@@ -26,6 +26,12 @@ public interface OperatorConfig {
     @WithDefault("15s")
     Duration liveOverBudgetGrace();
 
+    /**
+     * The operator's own image, which resize mode Live's init container copies the agent from (the chart sets it to
+     * the image it runs). Without it, policies with resize: Live are sized by rollouts.
+     */
+    Optional<String> agentImage();
+
     SharedBudgets sharedBudgets();
 
     Dashboard dashboard();

@@ -42,10 +42,12 @@ public final class PolicyEventSources {
     private final KubernetesClient client;
     private final PostgresReader reader;
     private final SharedCaches caches;
+    private final io.poolbudget.observe.AgentScraper agents;
 
     PolicyEventSources(NamespacePolicies policies, boolean sharedBudgets, KubernetesClient client,
             PostgresReader reader,
-            SharedCaches caches) {
+            SharedCaches caches, io.poolbudget.observe.AgentScraper agents) {
+        this.agents = agents;
         this.policies = policies;
         this.sharedBudgets = sharedBudgets;
         this.client = client;
@@ -68,6 +70,7 @@ public final class PolicyEventSources {
         // Claims span policies: when one appears, changes or goes, its neighbours must look again (a conflict appears
         // or clears for both), and a shared budget's shares and raise blockers span its policies' statuses.
         sources.add(neighbours(context, to.policiesAndPeers()));
+        sources.add(agentReports(context, sizedPods));
         if (sharedBudgets) {
             sources.add(clusterInformer(context, DatabaseBudget.class, to.budgetPolicies()));
             var namespaces = clusterInformer(context, Namespace.class, to.referencingPolicies());
@@ -77,6 +80,20 @@ public final class PolicyEventSources {
             }
         }
         return sources;
+    }
+
+    /**
+     * Resize mode Live: what the agents in the sized pods report, read on the scraper's own timer; a policy is woken
+     * when a report of one of its pods changes (a pod confirmed its new size, or cannot).
+     */
+    private EventSource<?, PoolPolicy> agentReports(EventSourceContext<PoolPolicy> context,
+            InformerEventSource<Pod, PoolPolicy> sizedPods) {
+        var source = new SimpleInboundEventSource<PoolPolicy>("agent-reports");
+        agents.start(() -> sizedPods.list(), (namespace, key) -> context.getPrimaryCache()
+                .list(p -> namespace.equals(p.getMetadata().getNamespace()) && Owner.of(p).key().equals(key))
+                .forEach(p -> source.propagateEvent(io.javaoperatorsdk.operator.processing.event.ResourceID
+                        .fromResource(p))));
+        return source;
     }
 
     /** The caches the DatabaseBudget controller reads too ({@link SharedCaches}). */

@@ -62,9 +62,12 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     private final WorkloadWriter writer;
     private final StatusAggregator statuses;
     private final OperatorConfig config;
+    private final io.poolbudget.observe.AgentScraper agents;
 
     public PoolPolicyReconciler(KubernetesClient client, SharedCaches caches, PolicyMemory memory, Realizer realizer,
-            PolicyEvents events, PolicyMetrics metrics, PostgresReader reader, OperatorConfig config) {
+            PolicyEvents events, PolicyMetrics metrics, PostgresReader reader, OperatorConfig config,
+            io.poolbudget.observe.AgentScraper agents) {
+        this.agents = agents;
         this.client = client;
         this.caches = caches;
         this.memory = memory;
@@ -93,11 +96,13 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     public UpdateControl<PoolPolicy> reconcile(PoolPolicy policy, Context<PoolPolicy> context) {
         var reads = PolicyReads.of(policy, context, policies, memory.workloads(), config.sharedBudgets().enabled(),
                 clock.instant());
+        reads.view().withReports(agents.reports(policy.getMetadata().getNamespace()));
         Decision decision = PolicyPass.decide(policy, reads.view(), reads.neighbours(), reads.shared(), clock.instant(),
-                config.stabilizationWindow());
+                config.stabilizationWindow(), config.agentImage().orElse(null));
         PoolPolicy current = announce(policy, context, reads, decision);
         PassResult result = decision.result(realizer.realize(decision.writes(), writer.counted(outcome -> metrics
                 .wrote(policy.getMetadata().getNamespace(), policy.getMetadata().getName(), outcome))));
+        realizer.publish(decision.podWrites(), writer);
         StatusAggregator.Built built = build(policy, reads, result);
         report(policy, result, built.status());
         StatusWriter.write(current, built.status(), context, PoolPolicy::new);
@@ -172,7 +177,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
 
     @Override
     public List<EventSource<?, PoolPolicy>> prepareEventSources(EventSourceContext<PoolPolicy> context) {
-        return new PolicyEventSources(policies, config.sharedBudgets().enabled(), client, reader, caches)
+        return new PolicyEventSources(policies, config.sharedBudgets().enabled(), client, reader, caches, agents)
                 .create(context);
     }
 

@@ -38,6 +38,8 @@ public final class ClusterView implements WorkloadCatalog {
     private final Collection<Pod> pods;
     private final Map<String, ConfigMap> configMaps;
     private final PodCounts counts;
+    /** The agents' last reports, by pod uid (resize mode Live); empty elsewhere. */
+    private Map<String, AgentReport> reports = Map.of();
 
     public ClusterView(Collection<Deployment> deployments, Collection<StatefulSet> statefulSets,
             Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps) {
@@ -53,6 +55,28 @@ public final class ClusterView implements WorkloadCatalog {
         this.scalers = hpas.stream().map(Workloads::scaler).filter(Objects::nonNull).toList();
         this.pods = List.copyOf(pods);
         this.configMaps = byName(configMaps);
+    }
+
+    /** This view with what the agents of live-mode pods last reported (by pod uid). */
+    public ClusterView withReports(Map<String, AgentReport> reports) {
+        this.reports = Map.copyOf(reports);
+        return this;
+    }
+
+    AgentReport report(Pod p) {
+        String uid = p.getMetadata().getUid();
+        return uid == null ? null : reports.get(uid);
+    }
+
+    /**
+     * The pool size a pod holds: what it started with (its annotation or variable), or in resize mode Live what its
+     * agent confirmed, counted at max(old, new) while a change is in flight ({@link LiveResize#held}).
+     */
+    Integer podHeld(Pod p, Owner owner, InjectionSpec spec, List<String> containers) {
+        Integer started = Injection.heldSize(owner, spec, p.getMetadata(), p.getSpec(), containers);
+        Integer published = LiveResize.published(p.getMetadata(), owner);
+        AgentReport report = report(p);
+        return published == null && report == null ? started : LiveResize.held(started, published, report);
     }
 
     private static <T extends HasMetadata> Map<String, T> byName(Collection<T> items) {
@@ -98,6 +122,18 @@ public final class ClusterView implements WorkloadCatalog {
      */
     public boolean rolledOut(Workload w, Owner owner, InjectionSpec spec, List<String> containers) {
         LabelSelector selector = selector(w);
+        boolean controllerDone = controllerDone(w);
+        if (!controllerDone || spec == null) {
+            return controllerDone;
+        }
+        String current = Injection.revision(owner, spec, template(w), containers);
+        return pods.stream().filter(p -> selector != null && Workloads.matches(selector, p.getMetadata().getLabels()))
+                .noneMatch(p -> !Objects.equals(current,
+                        Injection.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)));
+    }
+
+    /** The workload's controller has seen its current spec and every replica is updated and available. */
+    boolean controllerDone(Workload w) {
         boolean controllerDone;
         if (w.kind() == WorkloadKind.Deployment) {
             Deployment d = deployments.get(w.name());
@@ -116,13 +152,7 @@ public final class ClusterView implements WorkloadCatalog {
                     && Objects.equals(st.getCurrentRevision(), st.getUpdateRevision())
                     && n(st.getUpdatedReplicas()) == want && n(st.getReadyReplicas()) >= want;
         }
-        if (!controllerDone || spec == null) {
-            return controllerDone;
-        }
-        String current = Injection.revision(owner, spec, template(w), containers);
-        return pods.stream().filter(p -> selector != null && Workloads.matches(selector, p.getMetadata().getLabels()))
-                .noneMatch(p -> !Objects.equals(current,
-                        Injection.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)));
+        return controllerDone;
     }
 
     /** What the workload's pods hold now (see {@link PodCounts#live}). */

@@ -13,7 +13,17 @@ import java.util.List;
  * {@link #result} says what became of the pass once the writes have returned.
  */
 public record Decision(PolicyPlan plan, InvalidPolicyException invalid, List<Slot> targets, boolean announce,
-        Duration requeue) {
+        Duration requeue, List<Write> podWrites) {
+
+    public Decision(PolicyPlan plan, InvalidPolicyException invalid, List<Slot> targets, boolean announce,
+            Duration requeue) {
+        this(plan, invalid, targets, announce, requeue, List.of());
+    }
+
+    /*
+     * podWrites: resize mode Live, the sizes published to running pods (an annotation each), applied after the targets'
+     * writes; their outcomes are the targets' (a pod gone in between is simply not written).
+     */
 
     /** A target: its outcome, or the write that gives it one (exactly one of the two). */
     public record Slot(TargetOutcome outcome, Write write) {}

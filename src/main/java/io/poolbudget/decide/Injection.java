@@ -204,6 +204,18 @@ public final class Injection {
     public static HasMetadata workloadPatch(WorkloadKind kind, String namespace, String name, Owner owner,
             InjectionSpec spec,
             List<String> containers, int size, String budget, int poolsPerPod) {
+        return workloadPatch(kind, namespace, name, owner, spec, containers, size, budget, poolsPerPod, null);
+    }
+
+    /**
+     * Resize mode Live: the template as above at its start size ({@code size}, what a pod holds if its agent never
+     * takes a published one) with the agent added, and the size the pods are to hold now on the workload itself.
+     */
+    public record Live(String image, PodSpec current, int size) {}
+
+    public static HasMetadata workloadPatch(WorkloadKind kind, String namespace, String name, Owner owner,
+            InjectionSpec spec,
+            List<String> containers, int size, String budget, int poolsPerPod, Live live) {
         EnvNames names = EnvNames.of(spec);
         boolean viaConfigMap = viaConfigMap(spec);
         String cm = owner.configMapName(kind, name);
@@ -231,14 +243,24 @@ public final class Injection {
                 meta.addToAnnotations(owner.poolsAnnotation(), Integer.toString(poolsPerPod));
             }
         }
-        PodTemplateSpec template = patched.isEmpty() ? new PodTemplateSpecBuilder().withMetadata(meta.build()).build()
-                : new PodTemplateSpecBuilder().withMetadata(meta.build()).withNewSpec().withContainers(patched)
-                        .endSpec()
-                        .build();
+        var templateBuilder = new PodTemplateSpecBuilder().withMetadata(meta.build());
+        if (live != null) {
+            var parts = LiveResize.parts(patched, live.current(), owner, live.image());
+            templateBuilder.withNewSpec().withContainers(patched).withInitContainers(parts.init())
+                    .withVolumes(parts.volumes()).endSpec();
+        } else if (!patched.isEmpty()) {
+            templateBuilder.withNewSpec().withContainers(patched).endSpec();
+        }
+        PodTemplateSpec template = templateBuilder.build();
+        var objectMeta = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name)
+                .withNamespace(namespace);
+        if (live != null) {
+            objectMeta.addToAnnotations(LiveResize.annotation(owner), Integer.toString(live.size()));
+        }
         return kind == WorkloadKind.Deployment
-                ? new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                ? new DeploymentBuilder().withMetadata(objectMeta.build())
                         .withNewSpec().withTemplate(template).endSpec().build()
-                : new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                : new StatefulSetBuilder().withMetadata(objectMeta.build())
                         .withNewSpec().withTemplate(template).endSpec().build();
     }
 

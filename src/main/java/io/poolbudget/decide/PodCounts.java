@@ -56,7 +56,7 @@ final class PodCounts {
         long atDefault = 0;
         int terminating = 0;
         for (Pod p : labelled) {
-            Integer held = Injection.heldSize(owner, spec, p.getMetadata(), p.getSpec(), containers);
+            Integer held = view.podHeld(p, owner, spec, containers);
             sizes += held == null ? appDefault : held;
             atDefault += held == null ? appDefault : 0;
             terminating += p.getMetadata().getDeletionTimestamp() != null ? 1 : 0;
@@ -190,7 +190,7 @@ final class PodCounts {
         int most = 0;
         for (Pod p : view.podsOf(w)) {
             if (p.getMetadata().getDeletionTimestamp() == null) {
-                Integer held = Injection.heldSize(owner, spec, p.getMetadata(), p.getSpec(), containers);
+                Integer held = view.podHeld(p, owner, spec, containers);
                 most = Math.max(most, held == null ? appDefault : held);
             }
         }

@@ -48,13 +48,19 @@ public final class PolicyPass {
      */
     public static Decision decide(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours,
             SharedBudgets shared, Instant now, Duration window) {
+        return decide(policy, view, neighbours, shared, now, window, null);
+    }
+
+    /** {@code agentImage}: the operator's own image, where resize mode Live's init container copies the agent from. */
+    public static Decision decide(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours,
+            SharedBudgets shared, Instant now, Duration window, String agentImage) {
         PolicyPlan plan;
         try {
             plan = PolicyPlanner.plan(policy, view, shared == null ? OFF : shared);
         } catch (InvalidPolicyException e) {
             return Decision.invalid(e);
         }
-        var pass = new Pass(policy, view, neighbours, shared);
+        var pass = new Pass(policy, view, neighbours, shared, agentImage, now);
         List<Slot> slots = new ArrayList<>();
         List<Sized> sized = new ArrayList<>();
         for (int i = 0; i < plan.targets().size(); i++) {
@@ -75,8 +81,12 @@ public final class PolicyPass {
         // starting at once slow the API server for the status that says why. Not where a write failed last time: a
         // status saying it is being written again would read as resolved, only to say the same failure a moment later.
         boolean announce = !retrying && slots.stream().anyMatch(s -> s.write() != null);
-        return new Decision(plan, null, slots, announce, pass.dryRun ? null
-                : RolloutDecider.nextCheck(verdicts, now, window));
+        Duration next = pass.dryRun ? null : RolloutDecider.nextCheck(verdicts, now, window);
+        if (pass.liveDeadline > 0) { // a pod that has not confirmed a live size by then makes its target roll out
+            Duration live = Duration.ofMillis(Math.max(0, pass.liveDeadline - now.toEpochMilli()));
+            next = next == null || live.compareTo(next) < 0 ? live : next;
+        }
+        return new Decision(plan, null, slots, announce, next, List.copyOf(pass.podWrites));
     }
 
     /**
@@ -96,10 +106,12 @@ public final class PolicyPass {
 
     /** A target the policy may write: what it is now and what the rollout rules see of it. */
     private record Sized(Workload workload, TargetAllocation allocation, int index, List<String> containers, Held live,
-            boolean paused, String stalled, RolloutDecider.TargetState state, String budgetChange) {
+            boolean paused, String stalled, RolloutDecider.TargetState state, String budgetChange, LiveTarget resize) {
         TargetOutcome outcome(Integer applied, State state, String message, Instant pendingSince, boolean wrote) {
+            String why = resize == null || resize.cannotAdd() == null ? message
+                    : message + " (resize Live unavailable: " + resize.cannotAdd() + ")";
             return new TargetOutcome(workload.kind().name(), workload.name(), workload, allocation, applied, state,
-                    message, pendingSince, wrote, live);
+                    why, pendingSince, wrote, live, resize == null ? null : resize.status());
         }
 
         /** A paused Deployment keeps the pods it has: say what they hold and how to go on. */
@@ -107,6 +119,18 @@ public final class PolicyPass {
             return outcome(applied, State.Paused, "paused (kubectl rollout pause) " + what + ": its pods hold "
                     + live.connections() + " connections, the plan gives it " + allocation.connections()
                     + "; resume it with kubectl rollout resume deployment/" + workload.name(), null, wrote);
+        }
+    }
+
+    /**
+     * A target of a policy in resize mode Live: whether its template loads the agent, why it cannot (null when it
+     * can), the size its pods start with, and its pods against the live size (null before the agent is in).
+     */
+    private record LiveTarget(boolean agentIn, String cannotAdd, Integer templateSize, LivePods pods) {
+        TargetOutcome.Resize status() {
+            return !agentIn || pods == null ? new TargetOutcome.Resize("Rollout", null, null, null)
+                    : new TargetOutcome.Resize("Live", pods.confirmed(), pods.pods() - pods.pending().size(),
+                            pods.describe());
         }
     }
 
@@ -123,8 +147,17 @@ public final class PolicyPass {
         /** What holds more than planned outside the sized targets: raises wait for it. */
         final List<String> blockers;
         final String budget;
+        /** Resize mode Live: the operator's image (the agent's), the pod writes that publish sizes. */
+        final String agentImage;
+        final boolean live;
+        final long nowMs;
+        final long deadlineMs;
+        final List<Decision.Write> podWrites = new ArrayList<>();
+        /** When the first live-mode pod's deadline ends (epoch ms), 0 when none is waited for. */
+        long liveDeadline;
 
-        Pass(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, SharedBudgets shared) {
+        Pass(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours, SharedBudgets shared,
+                String agentImage, Instant now) {
             this.policy = policy;
             this.view = view;
             this.injection = policy.getSpec().getInjection();
@@ -138,6 +171,11 @@ public final class PolicyPass {
             // raises also wait for the other policies of a shared budget, in every namespace, to shrink first
             this.blockers = new ArrayList<>(shared == null ? List.of() : shared.blockers(policy));
             this.budget = shared == null ? null : SharedBudgets.ref(policy);
+            this.agentImage = agentImage;
+            this.live = LiveResize.on(injection, agentImage);
+            this.nowMs = now.toEpochMilli();
+            this.deadlineMs = 1000L * (injection == null || injection.getLiveDeadlineSeconds() == null ? 60
+                    : injection.getLiveDeadlineSeconds());
         }
 
         /** A target that cannot be written goes to {@code slots} with its problem; one that can, to {@code sized}. */
@@ -153,7 +191,7 @@ public final class PolicyPass {
                 problem = e.getMessage();
                 state = State.Invalid;
             }
-            Held live = Held.of(view.live(w, owner, injection, containers), a.poolsPerPod());
+            Held held = Held.of(view.live(w, owner, injection, containers), a.poolsPerPod());
             Integer applied = injection == null || problem != null ? null
                     : Injection.appliedSize(owner, injection, view.template(w), containers, view.configMap(w, owner));
             if (problem == null && injection != null) {
@@ -163,6 +201,13 @@ public final class PolicyPass {
                 problem = Injection.foreignValueFrom(owner, w.kind(), w.name(), injection, view.template(w).getSpec(),
                         containers);
             }
+            Integer templateSize = applied;
+            boolean agentIn = live && problem == null
+                    && LiveResize.agentIn(view.template(w).getSpec(), containers, owner);
+            Integer liveSize = agentIn ? LiveResize.published(view.object(w).getMetadata(), owner) : null;
+            if (liveSize != null) {
+                applied = liveSize; // what its pods are to hold now; the template keeps the size they start with
+            }
             if (problem != null) {
                 int holds = applied == null ? appDefault : applied;
                 if (holds > a.poolSize()) {
@@ -170,18 +215,25 @@ public final class PolicyPass {
                     blockers.add(w.id() + " (holds " + holds + " per pod, cannot be lowered: " + state + ")");
                 }
                 slots.add(new Slot(new TargetOutcome(w.kind().name(), w.name(), w, a, applied, state, problem, null,
-                        false, live), null));
+                        false, held), null));
                 return;
             }
-            sized.add(sized(target.index(), w, a, containers, live, applied));
+            LiveTarget resize = !live ? null
+                    : new LiveTarget(agentIn, LiveResize.cannotAdd(view.template(w).getSpec(), containers, owner),
+                            templateSize, agentIn && applied != null
+                                    ? LivePods.of(view, w, owner, injection, containers, applied)
+                                    : null);
+            sized.add(sized(target.index(), w, a, containers, held, applied, resize));
         }
 
         private Sized sized(int index, Workload w, TargetAllocation a, List<String> containers, Held live,
-                Integer applied) {
+                Integer applied, LiveTarget resize) {
             TargetStatus before = previous.get(w.id());
             Instant since = before == null || before.getPendingSince() == null ? null
                     : Instant.parse(before.getPendingSince());
-            boolean rolledOut = view.rolledOut(w, owner, injection, containers);
+            boolean rolledOut = resize != null && resize.pods() != null
+                    ? view.controllerDone(w) && resize.pods().pending().isEmpty()
+                    : view.rolledOut(w, owner, injection, containers);
             // a rollout that is not progressing is looked for only where one is in progress; once reported, it stays
             // so between its pod's back-offs
             boolean reported = before != null && State.Stalled.name().equals(before.getState())
@@ -191,17 +243,38 @@ public final class PolicyPass {
             return new Sized(w, a, index, containers, live, view.paused(w), stalled,
                     new RolloutDecider.TargetState(w.id(), a.poolSize(), applied, rolledOut, since, appDefault,
                             stalled != null, view.runningHolds(w, owner, injection, containers)),
-                    budgetChange(owner, view.template(w).getMetadata(), budget));
+                    budgetChange(owner, view.template(w).getMetadata(), budget), resize);
         }
 
         /** The target's outcome, or its write (never in a dry run). */
         Slot slot(Sized s, Verdict v) {
+            LiveTarget lt = s.resize() == null || s.resize().cannotAdd() != null || dryRun ? null : s.resize();
+            if (lt != null) {
+                Integer applied = s.state().applied();
+                if (v.action() == Action.NONE && applied != null && !lt.agentIn()) {
+                    v = new Verdict(v.id(), Action.APPLY, null, "pool size " + applied + " written again with the "
+                            + "live-resize agent (this once by a rollout; later sizes reach its running pods without)");
+                }
+                if (lt.pods() != null && v.action() != Action.APPLY) {
+                    publish(s, applied);
+                    var late = lt.pods().overdue(nowMs, deadlineMs);
+                    if (!late.isEmpty() && !Objects.equals(lt.templateSize(), applied)) {
+                        return new Slot(null, write(s, new Verdict(v.id(), Action.APPLY, null, "pods "
+                                + RolloutDecider.list(late.stream().map(p -> p.pod() + " (" + p.reason() + ")")
+                                        .toList())
+                                + " did not confirm size " + applied + " within " + deadlineMs / 1000
+                                + " s: it is rolled out instead"), applied, true));
+                    }
+                    long next = lt.pods().nextDeadline(deadlineMs);
+                    liveDeadline = next == 0 ? liveDeadline : liveDeadline == 0 ? next : Math.min(liveDeadline, next);
+                }
+            }
             if (v.action() == Action.NONE && s.budgetChange() != null) {
                 v = new Verdict(v.id(), Action.APPLY, null, "pool size " + s.allocation().poolSize() + " written again "
                         + s.budgetChange());
             }
             if (v.action() == Action.APPLY && !dryRun) {
-                return new Slot(null, write(s, v, s.allocation().poolSize()));
+                return new Slot(null, write(s, v, s.allocation().poolSize(), false));
             }
             if ((v.action() == Action.HOLD_FOR_WINDOW || v.action() == Action.HOLD_FOR_ROLLOUTS) && !dryRun
                     && s.state().applied() == null && InjectionMode.of(injection) == InjectionMode.EnvFrom
@@ -212,7 +285,7 @@ public final class PolicyPass {
                 int first = Math.min(s.allocation().poolSize(), appDefault);
                 return new Slot(null, write(s, new Verdict(v.id(), Action.APPLY, null, "first values at " + first
                         + " so that its pods can start (its template reads the operator's ConfigMap); the raise to "
-                        + s.allocation().poolSize() + " " + v.reason()), first));
+                        + s.allocation().poolSize() + " " + v.reason()), first, false));
             }
             return new Slot(outcome(s, v), null);
         }
@@ -226,12 +299,21 @@ public final class PolicyPass {
             }
             return switch (v.action()) {
                 case NONE -> s.state().rolledOut() ? s.outcome(applied, State.Applied, v.reason(), null, false)
-                        : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size "
-                                + s.allocation().poolSize(), false)
-                                : s.stalled() != null ? s.outcome(applied, State.Stalled, stalledText(s, applied)
-                                        + "; raises that wait for it keep waiting. Fix the workload (kubectl rollout status/undo "
-                                        + "deployment/" + s.workload().name() + ") or the policy", null, false)
-                                        : s.outcome(applied, State.Rolling, "rolling out", null, false);
+                        : s.resize() != null && s.resize().pods() != null && !s.paused() && s.stalled() == null
+                                ? s.outcome(applied, State.Rolling, "resizing live to " + applied + " without a "
+                                        + "restart: " + s.resize().status().holding() + " of " + s.resize().pods()
+                                                .pods()
+                                        + " pods hold it"
+                                        + (s.resize().pods().pending().isEmpty() ? "" : "; waiting for "
+                                                + String.join("; ", s.resize().pods().describe())),
+                                        null, false)
+                                : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size "
+                                        + s.allocation().poolSize(), false)
+                                        : s.stalled() != null ? s.outcome(applied, State.Stalled, stalledText(s,
+                                                applied)
+                                                + "; raises that wait for it keep waiting. Fix the workload (kubectl rollout status/undo "
+                                                + "deployment/" + s.workload().name() + ") or the policy", null, false)
+                                                : s.outcome(applied, State.Rolling, "rolling out", null, false);
                 // a stall stays reported whatever else the target waits for
                 case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> s.stalled() != null
                         ? s.outcome(applied, State.Stalled, stalledText(s, applied) + ". Its " + v.reason(),
@@ -241,23 +323,50 @@ public final class PolicyPass {
             };
         }
 
-        /** The target's write of {@code size}: its ConfigMap (in the ConfigMap modes), then the workload's template. */
-        private Decision.Write write(Sized s, Verdict v, int size) {
+        /**
+         * The target's write of {@code size}: its ConfigMap (in the ConfigMap modes), then the workload's template. In
+         * resize mode Live, once the template carries the agent, the template keeps the size its pods start with and
+         * the size goes to the workload and its running pods (unless {@code rollout}: a pod did not confirm in time).
+         */
+        private Decision.Write write(Sized s, Verdict v, int size, boolean rollout) {
             Workload w = s.workload();
             List<HasMetadata> objects = new ArrayList<>();
             if (Injection.viaConfigMap(injection)) {
                 objects.add(Injection.configMap(w.kind(), w.namespace(), w.name(), owner, injection, size));
             }
+            LiveTarget lt = s.resize() == null || s.resize().cannotAdd() != null ? null : s.resize();
+            boolean liveWrite = lt != null && lt.agentIn() && !rollout && lt.templateSize() != null;
             objects.add(Injection.workloadPatch(w.kind(), w.namespace(), w.name(), owner, injection, s.containers(),
-                    size, budget, s.allocation().poolsPerPod()));
+                    liveWrite ? lt.templateSize() : size, budget, s.allocation().poolsPerPod(),
+                    lt == null ? null : new Injection.Live(agentImage, view.template(w).getSpec(), size)));
+            if (liveWrite) {
+                publish(s, size);
+            }
             Integer before = s.state().applied();
             TargetOutcome writing = s.paused()
                     ? s.pausedOutcome(before, "while pool size " + size + " is being written", false)
-                    : s.outcome(before, State.Rolling, "writing pool size " + size + ": " + v.reason(), null, false);
+                    : s.outcome(before, State.Rolling,
+                            (liveWrite ? "publishing pool size " + size + " to its running pods"
+                                    : "writing pool size " + size) + ": " + v.reason(),
+                            null, false);
             TargetOutcome written = s.paused()
                     ? s.pausedOutcome(size, "and pool size " + size + " written (" + v.reason() + ")", true)
                     : s.outcome(size, State.Rolling, v.reason(), null, true);
             return new Decision.Write(owner.fieldManager(), List.copyOf(objects), writing, written, before);
+        }
+
+        /** Publishes {@code size} to every running pod of the target that does not carry it yet. */
+        private void publish(Sized s, Integer size) {
+            if (size == null) {
+                return;
+            }
+            for (var pod : view.podsOf(s.workload())) {
+                if (pod.getMetadata().getDeletionTimestamp() == null
+                        && !Objects.equals(LiveResize.published(pod.getMetadata(), owner), size)) {
+                    podWrites.add(new Decision.Write(owner.fieldManager(), List.of(LiveResize.podPatch(pod, owner,
+                            size)), null, null, null));
+                }
+            }
         }
 
         /**

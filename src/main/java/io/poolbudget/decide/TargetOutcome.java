@@ -10,7 +10,24 @@ import java.time.Instant;
  * the workload does not exist.
  */
 public record TargetOutcome(String kind, String name, Workload workload, TargetAllocation allocation, Integer applied,
-        State state, String message, Instant pendingSince, boolean wrote, Held held) {
+        State state, String message, Instant pendingSince, boolean wrote, Held held, Resize resize) {
+
+    public TargetOutcome(String kind, String name, Workload workload, TargetAllocation allocation, Integer applied,
+            State state, String message, Instant pendingSince, boolean wrote, Held held) {
+        this(kind, name, workload, allocation, applied, state, message, pendingSince, wrote, held, null);
+    }
+
+    /**
+     * How its pods take a new size ({@code mode} Live or Rollout) and, in Live, how many hold the applied size
+     * ({@code holding}), of them confirmed by their agent, and the first pods that do not yet, with why.
+     */
+    public record Resize(String mode, Integer confirmed, Integer holding, java.util.List<String> pending) {}
+
+    /** The same target with how its pods take a new size. */
+    public TargetOutcome with(Resize resize) {
+        return new TargetOutcome(kind, name, workload, allocation, applied, state, message, pendingSince, wrote, held,
+                resize);
+    }
 
     /** A target's state, as status.targets[].state says it. */
     public enum State {
@@ -42,6 +59,7 @@ public record TargetOutcome(String kind, String name, Workload workload, TargetA
 
     /** The same target in another state. */
     public TargetOutcome with(Integer applied, State state, String message, Instant pendingSince, boolean wrote) {
-        return new TargetOutcome(kind, name, workload, allocation, applied, state, message, pendingSince, wrote, held);
+        return new TargetOutcome(kind, name, workload, allocation, applied, state, message, pendingSince, wrote, held,
+                resize);
     }
 }

@@ -213,6 +213,13 @@ public final class PolicyPlanner {
                 && injection.getMode() != io.poolbudget.api.v1alpha1.InjectionMode.EnvFrom) {
             throw new InvalidPolicyException("spec.injection", io.poolbudget.api.v1alpha1.InjectionSpec.ONE_OF_MESSAGE);
         }
+        if (io.poolbudget.api.v1alpha1.ResizeMode.of(injection) == io.poolbudget.api.v1alpha1.ResizeMode.Live
+                && (io.poolbudget.api.v1alpha1.InjectionMode
+                        .of(injection) != io.poolbudget.api.v1alpha1.InjectionMode.Env
+                        || injection.getMode() == null && preset != null && preset.inConnectionString())) {
+            throw new InvalidPolicyException("spec.injection.resize",
+                    io.poolbudget.api.v1alpha1.InjectionSpec.LIVE_MESSAGE.substring("injection.resize ".length()));
+        }
         if (injection.getDatasource() != null && (preset == null || !preset.named())) {
             throw new InvalidPolicyException("spec.injection.datasource",
                     io.poolbudget.api.v1alpha1.InjectionSpec.DATASOURCE_MESSAGE

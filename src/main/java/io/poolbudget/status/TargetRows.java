@@ -75,6 +75,13 @@ final class TargetRows {
             }
         }
         t.setAppliedPoolSize(o.applied());
+        if (o.resize() != null) {
+            t.setResize(o.resize().mode());
+            t.setPodsConfirmed(o.resize().confirmed());
+            t.setPodsHoldingSize(o.resize().holding());
+            t.setPodsPending(o.resize().pending() == null || o.resize().pending().isEmpty() ? null
+                    : o.resize().pending());
+        }
         t.setState(o.state().name());
         if (full) {
             t.setLiveConnections(o.live());

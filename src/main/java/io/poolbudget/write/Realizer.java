@@ -51,6 +51,16 @@ public final class Realizer implements AutoCloseable {
         return problems;
     }
 
+    /**
+     * Resize mode Live: the sizes published to running pods. A pod that went away in between is not written (the
+     * refusal is only logged); the next pass publishes to whatever pods there are then.
+     */
+    public void publish(List<Decision.Write> podWrites, WorkloadWriter writer) {
+        realize(podWrites, writer).stream().filter(java.util.Objects::nonNull)
+                .forEach(problem -> org.jboss.logging.Logger.getLogger(Realizer.class)
+                        .debugf("a live size was not published: %s", problem));
+    }
+
     /** The target's objects in order; the first refusal ends it. */
     private static String apply(Decision.Write w, WorkloadWriter writer) {
         for (HasMetadata object : w.objects()) {

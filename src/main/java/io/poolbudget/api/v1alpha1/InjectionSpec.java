@@ -23,7 +23,12 @@ import java.util.List;
         + ")", message = InjectionSpec.DATASOURCE_MESSAGE)
 @ValidationRule(value = "!has(self.preset) || !(self.preset in " + InjectionSpec.URL_CEL
         + ") || !has(self.mode) || self.mode == 'EnvFrom'", message = InjectionSpec.URL_MODE_MESSAGE)
+@ValidationRule(value = "!has(self.resize) || self.resize != 'Live' || ((!has(self.mode) || self.mode == 'Env') && "
+        + "(!has(self.preset) || !(self.preset in " + InjectionSpec.URL_CEL
+        + ")))", message = InjectionSpec.LIVE_MESSAGE)
 public class InjectionSpec {
+    public static final String LIVE_MESSAGE = "injection.resize may be Live only where the operator writes the size "
+            + "as variables of a JVM app (mode Env): set injection.mode: Env, or leave resize at Rollout";
     /** The presets whose variables take a datasource name, as a CEL list ({@code PresetTableTest} checks it). */
     public static final String NAMED_CEL = "['quarkus-agroal', 'micronaut-hikari', 'quarkus-reactive']";
     /** The presets whose size goes into a connection string, as a CEL list ({@code PresetTableTest} checks it). */
@@ -98,6 +103,27 @@ public class InjectionSpec {
             + "higher first size waits like any raise.")
     private Integer appDefaultPoolSize;
 
+    @JsonPropertyDescription("Rollout (default): a new size rolls the pods. Live: running pods take a new size within "
+            + "seconds, without a restart, through the operator's agent in the JVM (HikariCP pools: Spring Boot, "
+            + "Micronaut, plain HikariCP). The operator adds to the pod template, once: an init container that copies "
+            + "the agent from the operator's image, two volumes (the agent; the pod's own annotation "
+            + "live-size.poolbudget.io/<policy> through the downward API) and JAVA_TOOL_OPTIONS=-javaagent:... "
+            + "(JDK_JAVA_OPTIONS where the container sets JAVA_TOOL_OPTIONS itself). A shrink counts as done only when "
+            + "every pod's agent confirms its pools hold no more than the new size; a pod that does not within "
+            + "liveDeadlineSeconds (no agent, no pool found) gets the size by a rollout. Mode Env only. "
+            + "docs/guides/live-resize.md.")
+    private ResizeMode resize;
+
+    @Min(5)
+    @Max(3600)
+    @JsonPropertyDescription("With resize: Live, how long a pod has to confirm a new size before its workload takes it "
+            + "by a rollout instead. Default 60.")
+    private Integer liveDeadlineSeconds;
+
+    public ResizeMode getResize() { return resize; }
+    public void setResize(ResizeMode resize) { this.resize = resize; }
+    public Integer getLiveDeadlineSeconds() { return liveDeadlineSeconds; }
+    public void setLiveDeadlineSeconds(Integer liveDeadlineSeconds) { this.liveDeadlineSeconds = liveDeadlineSeconds; }
     public Integer getAppDefaultPoolSize() { return appDefaultPoolSize; }
     public void setAppDefaultPoolSize(Integer appDefaultPoolSize) { this.appDefaultPoolSize = appDefaultPoolSize; }
     public Preset getPreset() { return preset; }

@@ -65,6 +65,29 @@ public class TargetStatus {
             + "per pod, with what to change (more budget, or maxSurge: 0).")
     private String explanation;
 
+    @JsonPropertyDescription("How running pods take a new size: Live (spec.injection.resize: Live, the agent in the pod "
+            + "template) or Rollout. Absent before the first write.")
+    private String resize;
+
+    @JsonPropertyDescription("Resize Live: the pods whose agent confirmed appliedPoolSize (every pool at it and holding no "
+            + "more), of podsHoldingSize.")
+    private Integer podsConfirmed;
+
+    @JsonPropertyDescription("Resize Live: the pods that hold appliedPoolSize, confirmed or started with it.")
+    private Integer podsHoldingSize;
+
+    @JsonPropertyDescription("Resize Live: the first pods that do not hold appliedPoolSize yet, each with why (a pod that "
+            + "does not confirm within spec.injection.liveDeadlineSeconds gets the size by a rollout).")
+    private java.util.List<String> podsPending;
+
+    public String getResize() { return resize; }
+    public void setResize(String resize) { this.resize = resize; }
+    public Integer getPodsConfirmed() { return podsConfirmed; }
+    public void setPodsConfirmed(Integer podsConfirmed) { this.podsConfirmed = podsConfirmed; }
+    public Integer getPodsHoldingSize() { return podsHoldingSize; }
+    public void setPodsHoldingSize(Integer podsHoldingSize) { this.podsHoldingSize = podsHoldingSize; }
+    public java.util.List<String> getPodsPending() { return podsPending; }
+    public void setPodsPending(java.util.List<String> podsPending) { this.podsPending = podsPending; }
     public Long getSeenTerminatingPods() { return seenTerminatingPods; }
     public void setSeenTerminatingPods(Long seenTerminatingPods) { this.seenTerminatingPods = seenTerminatingPods; }
     public String getKind() { return kind; }

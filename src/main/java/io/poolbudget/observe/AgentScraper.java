@@ -1,0 +1,179 @@
+package io.poolbudget.observe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.poolbudget.decide.AgentReport;
+import io.poolbudget.decide.LiveResize;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.jboss.logging.Logger;
+
+/**
+ * Resize mode Live: asks the agent in each pod the operator published a live size to what it applied ({@code GET
+ * http://<pod IP>:9477/}, read-only; the pods write nothing anywhere and need no permission). Once a second while a
+ * pod has not confirmed the size published to it, every 10 s once it has. Keeps each pod's last report (by uid) for
+ * the passes to read, outside the reconcile, and wakes a pod's policy when its report changes.
+ */
+@Singleton
+public final class AgentScraper implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(AgentScraper.class);
+    static final long CONFIRMED_EVERY_MS = 10_000;
+    private static final Duration TIMEOUT = Duration.ofMillis(1500);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One pod's last report, with when it was read, its namespace, and the size its {@code since} counts for. */
+    private record Entry(AgentReport report, long at, String namespace, Integer forSize) {}
+
+    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private ScheduledExecutorService timer;
+
+    /**
+     * Starts asking: {@code pods} are the sized pods as cached, {@code wake} is told (namespace, policy key) when a
+     * report of a pod carrying that policy's live size changes.
+     */
+    public synchronized void start(Supplier<Stream<Pod>> pods, BiConsumer<String, String> wake) {
+        if (timer != null) {
+            return;
+        }
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "poolbudget-agent-reports");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                tick(pods.get().toList(), wake, System.currentTimeMillis());
+            } catch (RuntimeException e) { // a timer task that throws is never run again: log, try next second
+                LOG.warnf("reading the live-resize agents failed, retried in a second: %s", e);
+            }
+        }, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** The last reports of the pods in {@code namespace}, by pod uid. */
+    public Map<String, AgentReport> reports(String namespace) {
+        return entries.entrySet().stream().filter(e -> e.getValue().namespace().equals(namespace))
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().report()));
+    }
+
+    void tick(List<Pod> pods, BiConsumer<String, String> wake, long now) {
+        Set<String> seen = new HashSet<>();
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        for (Pod p : pods) {
+            String key = liveKey(p);
+            String ip = p.getStatus() == null ? null : p.getStatus().getPodIP();
+            if (key == null || ip == null) {
+                continue;
+            }
+            String uid = p.getMetadata().getUid();
+            seen.add(uid);
+            Integer published = LiveResize.published(p.getMetadata(), new io.poolbudget.decide.Owner(key));
+            Entry last = entries.get(uid);
+            boolean due = last == null || !last.report().confirmed()
+                    || !Objects.equals(last.report().published(), published) || now - last.at() >= CONFIRMED_EVERY_MS;
+            if (!due) {
+                continue;
+            }
+            String ns = p.getMetadata().getNamespace();
+            var request = HttpRequest.newBuilder(URI.create("http://" + (ip.contains(":") ? "[" + ip + "]" : ip) + ":"
+                    + LiveResize.AGENT_PORT + "/")).timeout(TIMEOUT).GET().build();
+            calls.add(http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).handle((response, error) -> {
+                AgentReport report = report(response, error, published, last, now);
+                Entry next = new Entry(report, now, ns, report.since() == 0 ? null : published);
+                entries.put(uid, next);
+                if (last == null || !last.report().equals(report)) {
+                    wake.accept(ns, key);
+                }
+                return null;
+            }));
+        }
+        try {
+            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(3, TimeUnit.SECONDS);
+        } catch (Exception e) { // a slow pod is read again next second
+            LOG.debugf("some agents did not answer in time: %s", e);
+        }
+        entries.keySet().retainAll(seen);
+    }
+
+    /** The key of the policy that published a live size to the pod (the first, where several did), or null. */
+    static String liveKey(Pod p) {
+        var annotations = p.getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.keySet().stream().filter(k -> k.startsWith(LiveResize.PREFIX))
+                .map(k -> k.substring(LiveResize.PREFIX.length())).sorted().findFirst().orElse(null);
+    }
+
+    /** What a pod's agent said, or why it said nothing; {@code since} carried while the same size is waited for. */
+    static AgentReport report(HttpResponse<String> response, Throwable error, Integer published, Entry last,
+            long now) {
+        Integer lastConfirmed = last == null ? null : last.report().lastConfirmed();
+        String problem = null;
+        Integer agentSize = null;
+        boolean confirmed = false;
+        int holds = 0;
+        if (error != null) {
+            Throwable cause = error.getCause() != null ? error.getCause() : error;
+            problem = cause instanceof ConnectException ? "no agent answers on port " + LiveResize.AGENT_PORT
+                    : cause instanceof HttpTimeoutException ? "its agent did not answer within 1.5 s"
+                            : "its agent could not be read (" + cause.getClass().getSimpleName() + ")";
+        } else {
+            try {
+                JsonNode body = JSON.readTree(response.body());
+                agentSize = body.path("published").isInt() ? body.path("published").asInt() : null;
+                confirmed = body.path("confirmed").asBoolean(false);
+                for (JsonNode pool : body.path("pools")) {
+                    holds = Math.max(holds, pool.path("total").asInt(0));
+                    if (problem == null && !pool.path("error").isNull() && !pool.path("error").isMissingNode()) {
+                        problem = "pool " + pool.path("name").asText() + " cannot be resized: "
+                                + pool.path("error").asText();
+                    }
+                }
+                if (problem == null && !body.path("error").isNull() && !body.path("error").isMissingNode()) {
+                    problem = "its agent cannot read the pools: " + body.path("error").asText();
+                }
+                if (problem == null && body.path("pools").isEmpty()) {
+                    problem = "its agent found no HikariCP pool (other pools are not resized live)";
+                }
+            } catch (java.io.IOException e) {
+                problem = "its agent's answer is not JSON";
+            }
+        }
+        if (confirmed) {
+            lastConfirmed = agentSize;
+        }
+        boolean done = confirmed && Objects.equals(agentSize, published);
+        long since = done ? 0 : last != null && last.report().since() > 0 && Objects.equals(last.forSize(), published)
+                ? last.report().since() : now;
+        return new AgentReport(agentSize, confirmed, holds, lastConfirmed, problem, since);
+    }
+
+    @PreDestroy
+    @Override
+    public synchronized void close() {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+}
