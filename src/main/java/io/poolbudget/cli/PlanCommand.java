@@ -127,6 +127,44 @@ public final class PlanCommand {
         return problems;
     }
 
+    /**
+     * Resize mode Live: which targets take new sizes without a restart and what the operator adds to their pods, or
+     * why one cannot (it is then sized by rollouts), in the operator's words.
+     */
+    static List<String> liveNotes(PoolPolicy policy, PolicyPlanner.PolicyPlan plan, ManifestCatalog catalog) {
+        var spec = policy.getSpec().getInjection();
+        List<String> notes = new ArrayList<>();
+        if (io.poolbudget.api.v1alpha1.ResizeMode.of(spec) != io.poolbudget.api.v1alpha1.ResizeMode.Live) {
+            return notes;
+        }
+        var owner = io.poolbudget.decide.Owner.of(policy);
+        for (var r : plan.targets()) {
+            var w = r.workload();
+            var template = catalog.template(w);
+            if (template == null || template.getSpec() == null || template.getSpec().getContainers() == null) {
+                continue;
+            }
+            try {
+                var containers = io.poolbudget.decide.Injection.containers(spec, template.getSpec());
+                String cannot = io.poolbudget.decide.LiveResize.cannotAdd(template.getSpec(), containers, owner);
+                notes.add(w.kind() + "/" + w.name() + ": " + (cannot != null
+                        ? "resize Live unavailable, sized by rollouts: " + cannot
+                        : "resize Live: its running pods take new sizes without a restart; the first write adds the "
+                                + "agent (init container poolbudget-agent, volumes poolbudget-agent and "
+                                + "poolbudget-live-" + owner.key() + ", the -javaagent option in "
+                                + String.join(", ", containers.stream()
+                                        .map(c -> c + "'s "
+                                                + io.poolbudget.decide.LiveResize.optionsVariable(template.getSpec(), c,
+                                                        owner))
+                                        .toList())
+                                + ") and rolls its pods once"));
+            } catch (IllegalArgumentException e) {
+                // reported by templateProblems
+            }
+        }
+        return notes;
+    }
+
     /** The plan for every PoolPolicy among these documents, as the operator would make it. */
     static List<PlanOutput.PolicyResult> plan(List<Manifests.Document> documents, PrintStream err, String sources)
             throws Manifests.BadInput {
@@ -150,6 +188,7 @@ public final class PlanCommand {
                 }
                 templateProblems(policy, plan, catalog).forEach(p -> err.println("plan: warning: " + doc.where() + ": "
                         + p));
+                liveNotes(policy, plan, catalog).forEach(p -> err.println("plan: note: " + doc.where() + ": " + p));
                 results.add(new PlanOutput.PolicyResult(policy, plan));
             } catch (InvalidPolicyException e) {
                 throw new Manifests.BadInput(doc.where() + ": " + e.getMessage());

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
@@ -116,9 +117,17 @@ public final class LiveResize {
                     new VolumeMountBuilder().withName(sizeVolume(owner)).withMountPath(sizeDir(owner))
                             .withReadOnly(true).build())));
         }
+        // fits the restricted Pod Security Standard and a namespace that requires limits: it copies one small file
         Container init = new ContainerBuilder().withName("poolbudget-agent").withImage(image)
-                .withCommand("java", "-cp", "/poolbudget/agent.jar", "io.poolbudget.agent.Install", AGENT_DIR)
+                .withCommand("java", "-XX:-UsePerfData", "-XX:TieredStopAtLevel=1", "-cp", "/poolbudget/agent.jar",
+                        "io.poolbudget.agent.Install", AGENT_DIR)
                 .withVolumeMounts(new VolumeMountBuilder().withName(AGENT_VOLUME).withMountPath(AGENT_DIR).build())
+                .withNewSecurityContext().withAllowPrivilegeEscalation(false).withRunAsNonRoot(true)
+                .withReadOnlyRootFilesystem(true).withNewCapabilities().addToDrop("ALL").endCapabilities()
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
+                .withNewResources().addToRequests("cpu", new Quantity("10m"))
+                .addToRequests("memory", new Quantity("32Mi"))
+                .addToLimits("memory", new Quantity("64Mi")).endResources()
                 .build();
         Volume agent = new VolumeBuilder().withName(AGENT_VOLUME).withNewEmptyDir().endEmptyDir().build();
         Volume size = new VolumeBuilder().withName(sizeVolume(owner)).withNewDownwardAPI().addNewItem()

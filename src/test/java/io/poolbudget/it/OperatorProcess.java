@@ -96,6 +96,15 @@ public final class OperatorProcess implements AutoCloseable {
         return log;
     }
 
+    /** SIGKILL: the operator gets no chance to finish anything. */
+    public void kill() {
+        try {
+            process.destroyForcibly().waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Graceful stop (SIGTERM), as Kubernetes stops a pod; SIGKILL after 20 s. */
     public void stop() {
         process.destroy();

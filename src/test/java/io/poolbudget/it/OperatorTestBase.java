@@ -109,6 +109,13 @@ abstract class OperatorTestBase {
         start(CALLER.getCallerClass(), name, Map.of("POOLBUDGET_STABILIZATION_WINDOW", window));
     }
 
+    /** As {@link #startOperatorAsShipped}, with more of the operator's settings. */
+    static void startOperatorAsShipped(String name, String window, Map<String, String> more) {
+        var env = new java.util.HashMap<>(more);
+        env.put("POOLBUDGET_STABILIZATION_WINDOW", window);
+        start(CALLER.getCallerClass(), name, env);
+    }
+
     private static void start(Class<?> testClass, String name, Map<String, String> env) {
         var cluster = TestCluster.of(testClass);
         ClusterFixture.installCrds(cluster.client());
@@ -118,6 +125,13 @@ abstract class OperatorTestBase {
     /** Stops this class's operator and starts another in its place, with this configuration. */
     void restartOperator(String name, Map<String, String> env) {
         operator.stop();
+        operator = OperatorProcess.start(TestCluster.of(getClass()), name, env);
+        operators.put(getClass(), operator);
+    }
+
+    /** SIGKILLs this class's operator (no shutdown of any kind) and starts another in its place. */
+    void killOperator(String name, Map<String, String> env) {
+        operator.kill();
         operator = OperatorProcess.start(TestCluster.of(getClass()), name, env);
         operators.put(getClass(), operator);
     }

@@ -111,7 +111,7 @@ public class InjectionSpec {
             + "(JDK_JAVA_OPTIONS where the container sets JAVA_TOOL_OPTIONS itself). A shrink counts as done only when "
             + "every pod's agent confirms its pools hold no more than the new size; a pod that does not within "
             + "liveDeadlineSeconds (no agent, no pool found) gets the size by a rollout. Mode Env only. "
-            + "docs/guides/live-resize.md.")
+            + "docs/live-resize.md.")
     private ResizeMode resize;
 
     @Min(5)
