@@ -35,10 +35,11 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
 
     /** {@code sharedBudgets}: this installation reads DatabaseBudgets. */
     public static PolicyReads of(PoolPolicy policy, Context<PoolPolicy> context, NamespacePolicies policies,
-            SettledWorkloads settled, boolean sharedBudgets, Instant now) {
+            SettledWorkloads settled, boolean sharedBudgets, Instant now,
+            java.util.function.Function<String, io.poolbudget.decide.AgentReport> reports) {
         var neighbours = policies.in(context.getPrimaryCache(), policy.getMetadata().getNamespace()).toList();
         // a shared budget's view spans every namespace: built only for a policy that draws on one
-        var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? sharedBudgets(context) : null;
+        var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? sharedBudgets(context, reports) : null;
         return new PolicyReads(view(context, settled, neighbours, now), neighbours, shared,
                 context.getSecondaryResource(Observation.class).orElse(null));
     }
@@ -67,11 +68,12 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
      * Every DatabaseBudget, namespace, policy and sized pod as cached: the shares, what pods outside a budget's
      * admitted policies hold, and what a raise waits for.
      */
-    public static SharedBudgets sharedBudgets(Context<PoolPolicy> context) {
+    public static SharedBudgets sharedBudgets(Context<PoolPolicy> context,
+            java.util.function.Function<String, io.poolbudget.decide.AgentReport> reports) {
         var policies = context.getPrimaryCache().list().toList();
         return new SharedBudgets(InformerCaches.cached(context, DatabaseBudget.class, null),
                 InformerCaches.cached(context, Namespace.class, null), policies,
-                BudgetHoldings.of(InformerCaches.sizedPods(context), policies));
+                BudgetHoldings.of(InformerCaches.sizedPods(context), policies, reports));
     }
 
     /** What the database reported, for the status built from {@code result}; null without spec.database.observe. */

@@ -51,8 +51,11 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
      * Where the policy controller watches every namespace, its caches of policies, namespaces and sized pods are
      * read ({@link SharedCaches}); elsewhere this controller watches them itself.
      */
-    public DatabaseBudgetReconciler(SharedCaches caches) {
+    private final io.poolbudget.observe.AgentScraper agents;
+
+    public DatabaseBudgetReconciler(SharedCaches caches, io.poolbudget.observe.AgentScraper agents) {
         this.caches = caches;
+        this.agents = agents;
         this.shared = caches.active();
     }
 
@@ -65,7 +68,7 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
         var pods = shared ? caches.sizedPods() : InformerCaches.sizedPods(context);
         var budgets = new SharedBudgets(context.getPrimaryCache().list().toList(),
                 shared ? caches.namespaces() : cached(context, Namespace.class), policies,
-                BudgetHoldings.of(pods, policies));
+                BudgetHoldings.of(pods, policies, agents::report));
         var previous = budget.getStatus() == null ? null : budget.getStatus().getConditions();
         DatabaseBudgetStatus desired = BudgetStatusAggregator.status(budgets, budget, previous, clock);
         StatusWriter.write(budget, desired, context, DatabaseBudget::new);

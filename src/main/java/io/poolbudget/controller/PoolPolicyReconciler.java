@@ -95,7 +95,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     @Override
     public UpdateControl<PoolPolicy> reconcile(PoolPolicy policy, Context<PoolPolicy> context) {
         var reads = PolicyReads.of(policy, context, policies, memory.workloads(), config.sharedBudgets().enabled(),
-                clock.instant());
+                clock.instant(), agents::report);
         reads.view().withReports(agents.reports(policy.getMetadata().getNamespace()));
         Decision decision = PolicyPass.decide(policy, reads.view(), reads.neighbours(), reads.shared(), clock.instant(),
                 config.stabilizationWindow(), config.agentImage().orElse(null));

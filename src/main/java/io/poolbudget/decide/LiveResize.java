@@ -150,7 +150,7 @@ public final class LiveResize {
      * larger; without a confirmation, the most of what it started with ({@code started}), what was published to it,
      * and what it last confirmed. While a change is in flight a pod counts at max(old, new).
      */
-    static Integer held(Integer started, Integer published, AgentReport report) {
+    public static Integer held(Integer started, Integer published, AgentReport report) {
         if (report != null && report.confirmed()) {
             return max(report.published(), published);
         }

@@ -45,7 +45,7 @@ public final class AgentScraper implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One pod's last report, with when it was read, its namespace, and the size its {@code since} counts for. */
-    private record Entry(AgentReport report, long at, String namespace, Integer forSize) {}
+    record Entry(AgentReport report, long at, String namespace, Integer forSize) {}
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
@@ -79,6 +79,12 @@ public final class AgentScraper implements AutoCloseable {
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().report()));
     }
 
+    /** A pod's last report (by uid), or null. */
+    public AgentReport report(String uid) {
+        Entry e = entries.get(uid);
+        return e == null ? null : e.report();
+    }
+
     void tick(List<Pod> pods, BiConsumer<String, String> wake, long now) {
         Set<String> seen = new HashSet<>();
         List<CompletableFuture<Void>> calls = new ArrayList<>();
@@ -101,7 +107,7 @@ public final class AgentScraper implements AutoCloseable {
             var request = HttpRequest.newBuilder(URI.create("http://" + (ip.contains(":") ? "[" + ip + "]" : ip) + ":"
                     + LiveResize.AGENT_PORT + "/")).timeout(TIMEOUT).GET().build();
             calls.add(http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).handle((response, error) -> {
-                AgentReport report = report(response, error, published, last, now);
+                AgentReport report = report(response == null ? null : response.body(), error, published, last, now);
                 Entry next = new Entry(report, now, ns, report.since() == 0 ? null : published);
                 entries.put(uid, next);
                 if (last == null || !last.report().equals(report)) {
@@ -126,8 +132,7 @@ public final class AgentScraper implements AutoCloseable {
     }
 
     /** What a pod's agent said, or why it said nothing; {@code since} carried while the same size is waited for. */
-    static AgentReport report(HttpResponse<String> response, Throwable error, Integer published, Entry last,
-            long now) {
+    static AgentReport report(String response, Throwable error, Integer published, Entry last, long now) {
         Integer lastConfirmed = last == null ? null : last.report().lastConfirmed();
         String problem = null;
         Integer agentSize = null;
@@ -140,7 +145,7 @@ public final class AgentScraper implements AutoCloseable {
                             : "its agent could not be read (" + cause.getClass().getSimpleName() + ")";
         } else {
             try {
-                JsonNode body = JSON.readTree(response.body());
+                JsonNode body = JSON.readTree(response);
                 agentSize = body.path("published").isInt() ? body.path("published").asInt() : null;
                 confirmed = body.path("confirmed").asBoolean(false);
                 for (JsonNode pool : body.path("pools")) {

@@ -20,6 +20,15 @@ public final class BudgetHoldings {
     private BudgetHoldings() {}
 
     public static List<SharedBudgets.Holding> of(Collection<Pod> pods, Collection<PoolPolicy> policies) {
+        return of(pods, policies, uid -> null);
+    }
+
+    /**
+     * As above, where a pod in resize mode Live counts at what its agent confirmed ({@code reports}, by pod uid), at
+     * max(old, new) while a change is in flight ({@link io.poolbudget.decide.LiveResize#held}).
+     */
+    public static List<SharedBudgets.Holding> of(Collection<Pod> pods, Collection<PoolPolicy> policies,
+            java.util.function.Function<String, io.poolbudget.decide.AgentReport> reports) {
         Map<String, PoolPolicy> byKey = policies.stream().collect(Collectors.toMap(
                 p -> SharedBudgets.namespaceOf(p) + "/" + Owner.of(p).key(), Function.identity(), (a, b) -> a));
         List<SharedBudgets.Holding> holdings = new ArrayList<>();
@@ -32,6 +41,11 @@ public final class BudgetHoldings {
                 String budget = Owner.annotation(meta, Owner.BUDGET_PREFIX + key);
                 PoolPolicy policy = byKey.get(meta.getNamespace() + "/" + key);
                 Integer size = number(Owner.annotation(meta, Owner.SIZE_PREFIX + key));
+                Integer published = number(Owner.annotation(meta, io.poolbudget.decide.LiveResize.PREFIX + key));
+                var report = meta.getUid() == null ? null : reports.apply(meta.getUid());
+                if (size != null && (published != null || report != null)) {
+                    size = io.poolbudget.decide.LiveResize.held(size, published, report);
+                }
                 if (size == null || budget == null && (policy == null || SharedBudgets.ref(policy) == null)) {
                     continue; // not a shared budget's pod (or a ConfigMap's label, which carries no size of its own)
                 }
