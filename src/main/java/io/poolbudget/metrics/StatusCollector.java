@@ -216,6 +216,14 @@ final class StatusCollector extends Collector {
                         "Per-pod pool size in the workload now; NaN before the "
                                 + "first write (status.targets[].appliedPoolSize)",
                         t -> num(t.getAppliedPoolSize())),
+                new Series<>("poolbudget_target_live_resize", "1 where running pods take new sizes without a restart "
+                        + "(status.targets[].resize Live), 0 by rollouts; NaN before the first write",
+                        t -> t.getResize() == null ? Double.NaN : "Live".equals(t.getResize()) ? 1 : 0),
+                new Series<>("poolbudget_target_pods_confirmed", "Resize Live: pods whose agent confirmed the applied "
+                        + "size (status.targets[].podsConfirmed); NaN elsewhere", t -> num(t.getPodsConfirmed())),
+                new Series<>("poolbudget_target_pods_holding_size", "Resize Live: pods that hold the applied size, "
+                        + "confirmed or started with it (status.targets[].podsHoldingSize); NaN elsewhere",
+                        t -> num(t.getPodsHoldingSize())),
                 new Series<>("poolbudget_target_connections", "Connections the plan gives the target at peak pods "
                         + "(status.targets[].connections)", t -> num(t.getConnections())),
                 new Series<>("poolbudget_target_live_connections", "Connections the target's pods hold now "

@@ -50,7 +50,7 @@ public final class DashboardView {
 
     public record TargetView(String kind, String name, Long basisReplicas, Long peakPods, Long seenTerminatingPods,
             Integer poolSize, Integer appliedPoolSize, Long connections, Long live, Long observed,
-            String state, String message, String pendingSince, String raiseAt, String explanation) {}
+            String state, String message, String pendingSince, String raiseAt, String explanation, String resize) {}
 
     public record EventView(String type, String reason, String message, Integer count, String last) {}
 
@@ -148,7 +148,18 @@ public final class DashboardView {
                 t.getSeenTerminatingPods(),
                 t.getPoolSize(), t.getAppliedPoolSize(), t.getConnections(), t.getLiveConnections(),
                 t.getObservedConnections(), t.getState(),
-                t.getMessage(), t.getPendingSince(), raiseAt, t.getExplanation());
+                t.getMessage(), t.getPendingSince(), raiseAt, t.getExplanation(), resize(t));
+    }
+
+    /** How its pods take a new size: "live, 3 of 3 pods confirmed" or "by rollout"; null before the first write. */
+    private static String resize(TargetStatus t) {
+        if (t.getResize() == null) {
+            return null;
+        }
+        return "Live".equals(t.getResize()) ? "live, " + t.getPodsConfirmed() + " pods confirmed, "
+                + t.getPodsHoldingSize() + " hold the size" + (t.getPodsPending() == null ? ""
+                        : "; pending: " + String.join("; ", t.getPodsPending()))
+                : "by rollout";
     }
 
     /** The newest time an Event carries: series, lastTimestamp, eventTime or creation; "" if none. */

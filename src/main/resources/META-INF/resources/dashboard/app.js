@@ -145,7 +145,7 @@ function note(t) {
     return "raise to " + t.poolSize + " waits since " + time(t.pendingSince) + "; applies at " + time(t.raiseAt)
       + " at the earliest" + (t.message ? " (" + t.message + ")" : "");
   }
-  return t.message || "";
+  return (t.message || "") + (t.resize ? " [resize: " + t.resize + "]" : "");
 }
 
 function explanations(p) {
