@@ -69,6 +69,16 @@ class InstallE2E extends OperatorTestBase {
               injection: {maxPoolSizeEnv: REPLICA_POOL_SIZE}
               targets: [{name: web}]
             """;
+    /** Resize mode Live on a KWOK Deployment: the installed operator publishes each pod's size on the pod itself. */
+    private static final String LIVE_POLICY = """
+            apiVersion: poolbudget.io/v1alpha1
+            kind: PoolPolicy
+            metadata: {name: live-db}
+            spec:
+              database: {cores: 2}
+              injection: {preset: hikari-env, resize: Live}
+              targets: [{name: fast}]
+            """;
     /** Names a Deployment no policy read before: the operator's cache holds only its skeleton until then. */
     private static final String LATE_POLICY = """
             apiVersion: poolbudget.io/v1alpha1
@@ -158,6 +168,15 @@ class InstallE2E extends OperatorTestBase {
         awaitSized("api", 3);
         awaitPolicy("fake-db", p -> p.getStatus().getTargets().size() == 2
                 && p.getStatus().getTargets().stream().allMatch(t -> "Applied".equals(t.getState())));
+        // resize Live: the first write adds the agent from the operator's own image, then the size goes to the pods
+        create(deployment("fast", 1, Map.of()));
+        applyPolicy(LIVE_POLICY);
+        Awaitility.await("the operator in its pod publishes the size on the pod (pods patch)")
+                .atMost(120, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+                .until(() -> livePods("fast").stream().anyMatch(p -> p.getMetadata().getAnnotations() != null
+                        && p.getMetadata().getAnnotations().containsKey("live-size.poolbudget.io/live-db")));
+        assertThat(deployment("fast").getSpec().getTemplate().getSpec().getInitContainers())
+                .singleElement().satisfies(c -> assertThat(c.getImage()).startsWith("poolbudget/operator:"));
     }
 
     /**
