@@ -107,7 +107,8 @@ public final class AgentScraper implements AutoCloseable {
             var request = HttpRequest.newBuilder(URI.create("http://" + (ip.contains(":") ? "[" + ip + "]" : ip) + ":"
                     + LiveResize.AGENT_PORT + "/")).timeout(TIMEOUT).GET().build();
             calls.add(http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).handle((response, error) -> {
-                AgentReport report = report(response == null ? null : response.body(), error, published, last, now);
+                AgentReport report = report(response == null ? null : response.body(), error, published, last,
+                        ready(p) ? now : 0);
                 Entry next = new Entry(report, now, ns, report.since() == 0 ? null : published);
                 entries.put(uid, next);
                 if (last == null || !last.report().equals(report)) {
@@ -131,7 +132,17 @@ public final class AgentScraper implements AutoCloseable {
                 .map(k -> k.substring(LiveResize.PREFIX.length())).sorted().findFirst().orElse(null);
     }
 
-    /** What a pod's agent said, or why it said nothing; {@code since} carried while the same size is waited for. */
+    /** Ready: the pod's app has started (its pools are built); until then no deadline runs for it. */
+    static boolean ready(Pod p) {
+        return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions()
+                .stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    /**
+     * What a pod's agent said, or why it said nothing. {@code since}: when the pod was first found not holding the
+     * size published to it, carried while the same size is waited for; {@code now} is 0 for a pod that is not Ready
+     * yet (a JVM still starting has no agent answering, and builds its pools at the published size): no deadline runs.
+     */
     static AgentReport report(String response, Throwable error, Integer published, Entry last, long now) {
         Integer lastConfirmed = last == null ? null : last.report().lastConfirmed();
         String problem = null;
@@ -169,8 +180,9 @@ public final class AgentScraper implements AutoCloseable {
             lastConfirmed = agentSize;
         }
         boolean done = confirmed && Objects.equals(agentSize, published);
-        long since = done ? 0 : last != null && last.report().since() > 0 && Objects.equals(last.forSize(), published)
-                ? last.report().since() : now;
+        long since = done || now == 0 ? 0
+                : last != null && last.report().since() > 0 && Objects.equals(last.forSize(), published)
+                        ? last.report().since() : now;
         return new AgentReport(agentSize, confirmed, holds, lastConfirmed, problem, since);
     }
 

@@ -35,6 +35,8 @@ class AgentScraperTest {
         assertThat(later.since()).as("from the first time, not from each read").isEqualTo(1000);
         var newSize = AgentScraper.report(STILL_10, null, 2, new AgentScraper.Entry(stale, 1000, "ns", 3), 6000);
         assertThat(newSize.since()).as("a new size starts a new deadline").isEqualTo(6000);
+        assertThat(AgentScraper.report(null, new ConnectException("refused"), 3, null, 0).since())
+                .as("a pod not Ready yet: its JVM is starting, no deadline runs").isZero();
     }
 
     @Test
