@@ -75,7 +75,10 @@ class CalibrateE2E {
         assertThat(Files.readString(plot)).startsWith("<svg").contains("knee");
 
         int calibrated = runs.get(0).knee();
-        List<Knee.Point> pgbench = pgbenchSweep();
+        // two sweeps, the better of each level: a 4-second level varies by ±20 %, so one level measured low against
+        // another measured high is 0.8 / 1.2 = 67 % apart in a single sweep (a CI run found 66 % at calibrate's 4
+        // against pgbench's best at 2); the best of two takes the noise that only lowers a level away
+        List<Knee.Point> pgbench = bestOf(pgbenchSweep(), pgbenchSweep());
         Knee.Point best = Knee.best(pgbench);
         Knee.Point atCalibrated = pgbench.stream().filter(p -> p.connections() == calibrated).findFirst().orElseThrow();
         System.out.printf(
@@ -100,6 +103,15 @@ class CalibrateE2E {
             }
         }
         throw new AssertionError(connections + " is not a level of the sweep");
+    }
+
+    private static List<Knee.Point> bestOf(List<Knee.Point> first, List<Knee.Point> second) {
+        List<Knee.Point> best = new ArrayList<>();
+        for (Knee.Point p : first) {
+            Knee.Point q = second.stream().filter(o -> o.connections() == p.connections()).findFirst().orElse(p);
+            best.add(q.tps() > p.tps() ? q : p);
+        }
+        return best;
     }
 
     private static List<Knee.Point> pgbenchSweep() throws Exception {
