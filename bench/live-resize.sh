@@ -2,7 +2,7 @@
 # Resizing running pools: a weight change, live vs rollout in the same run, for 3 and 20 replicas (issue 44).
 # Starts the local cluster with its real node and the demo's PostgreSQL, installs the operator from its image with
 # the chart (as users do), runs io.poolbudget.bench.LiveResizeBench and writes bench/results/live-resize.txt.
-# About 25 minutes on 2 cores (about 70 Spring Boot pods start in all). Needs root (it runs containers).
+# About 30 minutes on 2 cores (about 70 Spring Boot pods start in all). Needs root (it runs containers).
 #
 #   bench/live-resize.sh [--replicas 3,20] [--out DIR]
 # Leaves the cluster running; hack/cluster/down.sh stops it.

@@ -46,7 +46,9 @@ public final class LiveResizeBench {
             spec:
               database: {cores: 1, budget: %d}
               injection: {preset: spring-boot-hikari, resize: %s}
-              targets: [{name: a, weight: %d}, {name: b, weight: %d}]
+              targets:
+              - {name: a, weight: %d, basis: Fixed, fixedReplicas: %d}
+              - {name: b, weight: %d, basis: Fixed, fixedReplicas: %d}
             """;
     private final KubernetesClient client = new KubernetesClientBuilder().build();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
@@ -61,6 +63,7 @@ public final class LiveResizeBench {
 
     public static void main(String[] args) throws Exception {
         List<Integer> replicas = List.of(3, 20);
+        List<String> modes = List.of("Live", "Rollout");
         String out = "bench/results";
         String jdbc = "jdbc:postgresql://10.88.0.1:5433/app";
         for (int i = 0; i < args.length; i += 2) {
@@ -68,6 +71,7 @@ public final class LiveResizeBench {
                 case "--replicas" -> replicas = java.util.Arrays.stream(args[i + 1].split(",")).map(Integer::valueOf)
                         .toList();
                 case "--out" -> out = args[i + 1];
+                case "--modes" -> modes = List.of(args[i + 1].split(","));
                 case "--jdbc" -> jdbc = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
@@ -75,7 +79,7 @@ public final class LiveResizeBench {
         var bench = new LiveResizeBench(jdbc);
         List<Result> results = new ArrayList<>();
         for (int n : replicas) {
-            for (String mode : List.of("Live", "Rollout")) {
+            for (String mode : modes) {
                 results.add(bench.run(n, mode));
                 System.out.println(line(results.get(results.size() - 1)));
             }
@@ -88,9 +92,12 @@ public final class LiveResizeBench {
         results.forEach(r -> table.append(line(r)).append('\n'));
         for (int n : replicas) {
             var live = results.stream().filter(r -> r.replicas() == n && r.mode().equals("Live")).findFirst()
-                    .orElseThrow();
+                    .orElse(null);
             var rollout = results.stream().filter(r -> r.replicas() == n && r.mode().equals("Rollout")).findFirst()
-                    .orElseThrow();
+                    .orElse(null);
+            if (live == null || rollout == null) {
+                continue;
+            }
             table.append(String.format(
                     "# %d replicas: live is %.1fx faster than the rollout to every pod (%.1f s vs %.1f s)%n",
                     n, rollout.all() / live.all(), live.all(), rollout.all()));
@@ -111,8 +118,8 @@ public final class LiveResizeBench {
     Result run(int n, String mode) throws Exception {
         String ns = "bench-live-" + mode.toLowerCase() + "-" + n;
         reset(ns);
-        // the policy sizes the Deployments before they run a pod: no pod ever opens HikariCP's default 10 (20 such
-        // pods would take more than the database's 100 connections)
+        // the policy sizes the Deployments for their replicas (basis Fixed) before they run a pod: no pod ever opens
+        // HikariCP's default 10, nor a size planned for fewer pods (either would take more than the database's 100)
         client.apps().deployments().inNamespace(ns).resource(app(ns, "a", 0)).create();
         client.apps().deployments().inNamespace(ns).resource(app(ns, "b", 0)).create();
         int budget = Math.min(12 * n, 90);
@@ -197,7 +204,9 @@ public final class LiveResizeBench {
     }
 
     private void apply(String ns, int budget, String mode, int a, int b) {
-        var policy = client.getKubernetesSerialization().unmarshal(POLICY.formatted(ns, budget, mode, a, b),
+        int n = Integer.parseInt(ns.substring(ns.lastIndexOf('-') + 1));
+        var policy = client.getKubernetesSerialization().unmarshal(POLICY.formatted(ns, budget, mode, a, n, b,
+                bReplicas(n)),
                 PoolPolicy.class);
         client.resource(policy).fieldManager("bench").forceConflicts().serverSideApply();
     }
