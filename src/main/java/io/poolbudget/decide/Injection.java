@@ -310,15 +310,20 @@ public final class Injection {
     }
 
     private static String envValue(PodSpec pod, String container, String variable) {
-        if (pod == null) {
+        EnvVar e = envEntry(pod, container, variable);
+        return e == null ? null : e.getValue() != null ? e.getValue()
+                : e.getValueFrom() != null && e.getValueFrom().getConfigMapKeyRef() != null
+                        ? "configmap:" + e.getValueFrom().getConfigMapKeyRef().getName() : null;
+    }
+
+    /** The container's own entry for the variable (its env, not envFrom), or null. */
+    static EnvVar envEntry(PodSpec pod, String container, String variable) {
+        if (pod == null || pod.getContainers() == null) {
             return null;
         }
         return pod.getContainers().stream().filter(c -> Objects.equals(c.getName(), container)).findFirst()
                 .flatMap(c -> c.getEnv() == null ? java.util.Optional.empty()
                         : c.getEnv().stream().filter(e -> variable.equals(e.getName())).findFirst())
-                .map(e -> e.getValue() != null ? e.getValue()
-                        : e.getValueFrom() != null && e.getValueFrom().getConfigMapKeyRef() != null
-                                ? "configmap:" + e.getValueFrom().getConfigMapKeyRef().getName() : null)
                 .orElse(null);
     }
 

@@ -180,13 +180,9 @@ public final class LiveResize {
         return a == null ? b : b == null ? a : Math.max(a, b);
     }
 
+    /** The variable's value in the container, "valueFrom" where it is set from elsewhere, null where unset. */
     private static String env(PodSpec pod, String container, String variable) {
-        if (pod == null || pod.getContainers() == null) {
-            return null;
-        }
-        return pod.getContainers().stream().filter(c -> Objects.equals(c.getName(), container)).findFirst()
-                .flatMap(c -> c.getEnv() == null ? java.util.Optional.empty()
-                        : c.getEnv().stream().filter(e -> variable.equals(e.getName())).findFirst())
-                .map(e -> e.getValue() != null ? e.getValue() : "valueFrom").orElse(null);
+        EnvVar e = Injection.envEntry(pod, container, variable);
+        return e == null ? null : e.getValue() != null ? e.getValue() : "valueFrom";
     }
 }

@@ -114,6 +114,11 @@ public final class PolicyPass {
                     why, pendingSince, wrote, live, resize == null ? null : resize.status());
         }
 
+        /** Its resize mode Live where the agent can go into its pods; null where it is sized by rollouts. */
+        LiveTarget liveAgent() {
+            return resize == null || resize.cannotAdd() != null ? null : resize;
+        }
+
         /** A paused Deployment keeps the pods it has: say what they hold and how to go on. */
         TargetOutcome pausedOutcome(Integer applied, String what, boolean wrote) {
             return outcome(applied, State.Paused, "paused (kubectl rollout pause) " + what + ": its pods hold "
@@ -248,7 +253,7 @@ public final class PolicyPass {
 
         /** The target's outcome, or its write (never in a dry run). */
         Slot slot(Sized s, Verdict v) {
-            LiveTarget lt = s.resize() == null || s.resize().cannotAdd() != null || dryRun ? null : s.resize();
+            LiveTarget lt = dryRun ? null : s.liveAgent();
             if (lt != null) {
                 Integer applied = s.state().applied();
                 if (v.action() == Action.NONE && applied != null && !lt.agentIn()) {
@@ -334,7 +339,7 @@ public final class PolicyPass {
             if (Injection.viaConfigMap(injection)) {
                 objects.add(Injection.configMap(w.kind(), w.namespace(), w.name(), owner, injection, size));
             }
-            LiveTarget lt = s.resize() == null || s.resize().cannotAdd() != null ? null : s.resize();
+            LiveTarget lt = s.liveAgent();
             boolean liveWrite = lt != null && lt.agentIn() && !rollout && lt.templateSize() != null;
             objects.add(Injection.workloadPatch(w.kind(), w.namespace(), w.name(), owner, injection, s.containers(),
                     liveWrite ? lt.templateSize() : size, budget, s.allocation().poolsPerPod(),
