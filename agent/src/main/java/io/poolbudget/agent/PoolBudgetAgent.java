@@ -5,6 +5,7 @@ import java.lang.instrument.Instrumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,7 +15,7 @@ import java.util.Map;
  * <li>{@code file}: the published size, one whole number (a downward-API volume projecting the pod's own
  * annotation, which the kubelet refreshes within seconds of a change). Absent or empty: nothing published.</li>
  * <li>{@code port}: where the agent says what it applied ({@link StatusServer}); 0 for none.</li>
- * <li>{@code pools}: a regular expression on pool names ({@code poolName}); only matching pools are sized, for an app
+ * <li>{@code pools}: a regular expression on pool names (HikariCP's {@code poolName}, Quarkus' datasource name); only matching pools are sized, for an app
  * with pools to other databases. Default: every pool.</li>
  * <li>{@code waitMs}: how long the application's start waits for a first published size when there is none yet (a
  * new pod, whose size the operator publishes as soon as it sees it), so its pools are built at the current size;
@@ -22,6 +23,9 @@ import java.util.Map;
  * </ul>
  * HikariCP pools are found through their MBeans, which the agent asks every pool to register (its
  * {@code hikaricp.configurationFile} defaults, {@link HikariDefaults}); a new pool starts at the published size.
+ * Agroal pools (Quarkus) are found in the application's CDI container once it has started ({@link QuarkusDataSources})
+ * and resized on the next period; until the agent confirms them the operator counts the pod at the larger of its start
+ * size and the published one.
  * Nothing here may stop the application: every failure is reported on the status port and in one log line.
  */
 public final class PoolBudgetAgent {
@@ -45,7 +49,8 @@ public final class PoolBudgetAgent {
         long periodMs = Long.parseLong(options.getOrDefault("periodMs", "500"));
         Integer size = awaitSize(file, Long.parseLong(options.getOrDefault("waitMs", "0")));
         Path defaults = HikariDefaults.install(size, Files.createTempDirectory("poolbudget-agent"));
-        var pools = new HikariPools(java.util.regex.Pattern.compile(options.getOrDefault("pools", ".*")));
+        var names = java.util.regex.Pattern.compile(options.getOrDefault("pools", ".*"));
+        var pools = Pools.of(List.of(new HikariPools(names), new AgroalPools(new QuarkusDataSources(), names)));
         var resizer = new Resizer(file, pools, n -> HikariDefaults.update(defaults, n));
         HikariPools.onRegistration(resizer::tick);
         resizer.start(periodMs);

@@ -51,7 +51,7 @@ final class Resizer {
             }
             for (Pools.Pool pool : pools.all()) {
                 try {
-                    if (size != null && (pool.maximum() != size || pool.minimumIdle() != size)) {
+                    if (size != null && !pool.sizedAt(size)) {
                         pool.resize(size);
                     }
                     states.add(new PoolState(pool.name(), pool.maximum(), pool.minimumIdle(), pool.total(),
