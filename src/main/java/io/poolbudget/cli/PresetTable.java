@@ -18,12 +18,14 @@ public final class PresetTable {
 
     public static String markdown() {
         StringBuilder out = new StringBuilder();
-        out.append("| preset | stack | mode | what the app reads | without it a pod may open | smallest pool |\n");
-        out.append("|---|---|---|---|---|---|\n");
+        out.append("| preset | stack | mode | what the app reads | without it a pod may open | smallest pool | resize "
+                + "Live |\n");
+        out.append("|---|---|---|---|---|---|---|\n");
         for (Preset p : Preset.values()) {
             out.append("| `").append(p.value()).append("` | ").append(p.stack()).append(" | ")
                     .append(p.inConnectionString() ? "EnvFrom" : "Env").append(" | ").append(reads(p)).append(" | ")
-                    .append(p.appDefault().describe()).append(" | ").append(p.minimumPool()).append(" |\n");
+                    .append(p.appDefault().describe()).append(" | ").append(p.minimumPool()).append(" | ")
+                    .append(p.live() ? "yes" : "no").append(" |\n");
         }
         return out.toString();
     }

@@ -220,6 +220,11 @@ public final class PolicyPlanner {
             throw new InvalidPolicyException("spec.injection.resize",
                     io.poolbudget.api.v1alpha1.InjectionSpec.LIVE_MESSAGE.substring("injection.resize ".length()));
         }
+        if (io.poolbudget.api.v1alpha1.ResizeMode.of(injection) == io.poolbudget.api.v1alpha1.ResizeMode.Live
+                && preset != null && !preset.live()) {
+            throw new InvalidPolicyException("spec.injection.resize",
+                    io.poolbudget.api.v1alpha1.InjectionSpec.LIVE_POOL_MESSAGE.substring("injection.resize ".length()));
+        }
         if (injection.getDatasource() != null && (preset == null || !preset.named())) {
             throw new InvalidPolicyException("spec.injection.datasource",
                     io.poolbudget.api.v1alpha1.InjectionSpec.DATASOURCE_MESSAGE

@@ -32,6 +32,7 @@ class PresetTableTest {
     void theCrdRulesListThePresetsTheyAreAbout() {
         assertThat(InjectionSpec.NAMED_CEL).isEqualTo(cel(Preset::named));
         assertThat(InjectionSpec.URL_CEL).isEqualTo(cel(Preset::inConnectionString));
+        assertThat(InjectionSpec.NOT_LIVE_CEL).isEqualTo(cel(p -> !p.live()));
     }
 
     @Test

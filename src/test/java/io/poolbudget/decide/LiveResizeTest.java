@@ -179,4 +179,26 @@ class LiveResizeTest {
                 List.of(), List.of()), null)).isInstanceOf(InvalidPolicyException.class)
                 .hasMessageContaining("spec.injection.resize may be Live only where the operator writes the size");
     }
+
+    @Test
+    void liveGoesOnlyWithPoolsTheAgentResizesAndTheOthersStayQuiet() {
+        var reactive = policy("db", """
+                database: {cores: 8}
+                injection: {preset: quarkus-reactive, resize: Live}
+                targets: [{name: web}]
+                """);
+        assertThatThrownBy(() -> PolicyPlanner.plan(reactive, new ClusterView(List.of(web(null)), List.of(),
+                List.of(), List.of(), List.of()), null)).isInstanceOf(InvalidPolicyException.class)
+                .hasMessageContaining("spec.injection.resize may be Live only for pools the operator's agent resizes")
+                .hasMessageContaining("Leave resize at Rollout");
+        for (String preset : List.of("quarkus-agroal", "keycloak", "micronaut-hikari", "spring-boot-hikari")) {
+            var ok = policy("db", """
+                    database: {cores: 8}
+                    injection: {preset: %s, resize: Live}
+                    targets: [{name: web}]
+                    """.formatted(preset));
+            assertThat(PolicyPlanner.plan(ok, new ClusterView(List.of(web(null)), List.of(), List.of(), List.of(),
+                    List.of()), null)).as(preset).isNotNull();
+        }
+    }
 }

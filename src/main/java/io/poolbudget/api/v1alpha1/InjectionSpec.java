@@ -26,9 +26,17 @@ import java.util.List;
 @ValidationRule(value = "!has(self.resize) || self.resize != 'Live' || ((!has(self.mode) || self.mode == 'Env') && "
         + "(!has(self.preset) || !(self.preset in " + InjectionSpec.URL_CEL
         + ")))", message = InjectionSpec.LIVE_MESSAGE)
+@ValidationRule(value = "!has(self.resize) || self.resize != 'Live' || !has(self.preset) || !(self.preset in "
+        + InjectionSpec.NOT_LIVE_CEL + ")", message = InjectionSpec.LIVE_POOL_MESSAGE)
 public class InjectionSpec {
     public static final String LIVE_MESSAGE = "injection.resize may be Live only where the operator writes the size "
             + "as variables of a JVM app (mode Env): set injection.mode: Env, or leave resize at Rollout";
+    public static final String LIVE_POOL_MESSAGE = "injection.resize may be Live only for pools the operator's agent "
+            + "resizes in a running JVM (HikariCP; Agroal in Quarkus): this preset's app reads its size once, at start. "
+            + "Leave resize at Rollout";
+    /** The presets whose pools the agent cannot resize, as a CEL list ({@code PresetTableTest} checks it). */
+    public static final String NOT_LIVE_CEL = "['quarkus-reactive', 'spring-r2dbc', 'ecto', 'gitea', 'mattermost', "
+            + "'pgx', 'prisma', 'npgsql', 'rails']";
     /** The presets whose variables take a datasource name, as a CEL list ({@code PresetTableTest} checks it). */
     public static final String NAMED_CEL = "['quarkus-agroal', 'micronaut-hikari', 'quarkus-reactive']";
     /** The presets whose size goes into a connection string, as a CEL list ({@code PresetTableTest} checks it). */
@@ -105,7 +113,7 @@ public class InjectionSpec {
 
     @JsonPropertyDescription("Rollout (default): a new size rolls the pods. Live: running pods take a new size within "
             + "seconds, without a restart, through the operator's agent in the JVM (HikariCP pools: Spring Boot, "
-            + "Micronaut, plain HikariCP). The operator adds to the pod template, once: an init container that copies "
+            + "Micronaut, plain HikariCP; Agroal pools of Quarkus applications). The operator adds to the pod template, once: an init container that copies "
             + "the agent from the operator's image, two volumes (the agent; the pod's own annotation "
             + "live-size.poolbudget.io/<policy> through the downward API) and JAVA_TOOL_OPTIONS=-javaagent:... "
             + "(JDK_JAVA_OPTIONS where the container sets JAVA_TOOL_OPTIONS itself). A shrink counts as done only when "

@@ -148,6 +148,17 @@ public enum Preset {
         return knobs.url();
     }
 
+    /**
+     * Whether the operator's agent resizes its pools in the running JVM (resize Live): HikariCP (through its MBeans)
+     * and Agroal in Quarkus (through Quarkus' CDI container). The others read their size once, at start.
+     */
+    public boolean live() {
+        return switch (this) {
+            case SPRING_BOOT_HIKARI, QUARKUS_AGROAL, MICRONAUT_HIKARI, HIKARI_ENV, KEYCLOAK -> true;
+            default -> false;
+        };
+    }
+
     /** Whether its variable names take a datasource name (spec.injection.datasource). */
     public boolean named() {
         return knobs.defaultDatasource() != null;
