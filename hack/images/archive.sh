@@ -27,3 +27,20 @@ minimal_rootfs() {
   printf 'root:x:0:0:root:/root:/sbin/nologin\napp:x:1001:1001:app:%s:/sbin/nologin\n' "$home" > "$root/etc/passwd"
   printf 'root:x:0:\napp:x:1001:\n' > "$root/etc/group"
 }
+
+# The JRE base image's configuration (base-images.sh): user 1001, /app, the JRE on the PATH.
+JRE_CONFIG='"User":"1001:1001","WorkingDir":"/app","Env":["PATH=/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","LANG=C.UTF-8"]'
+
+# jvm_archive BASE.tar APP_DIR TAG ENTRYPOINT_JSON OUT.tar: the JRE base image (one layer, docker_archive's) with
+# APP_DIR's contents in /app, as one layer.
+jvm_archive() {
+  local base=$1 app=$2 tag=$3 entry=$4 out=$5 root tmp layer
+  root=$(mktemp -d); tmp=$(mktemp -d)
+  tar -xf "$base" -C "$tmp" manifest.json
+  layer=$(grep -o '"Layers":\["[^"]*' "$tmp/manifest.json" | cut -d'"' -f4)
+  tar -xf "$base" -C "$tmp" "$layer"
+  tar -xf "$tmp/$layer" -C "$root" --no-same-owner
+  cp -r "$app/." "$root/app/"
+  docker_archive "$root" "$tag" "{$JRE_CONFIG,\"Entrypoint\":$entry}" "$out"
+  rm -rf "$root" "$tmp"
+}
