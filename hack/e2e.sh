@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What the end-to-end tier (*E2E) needs beside the test cluster, started and stopped by ./mvnw verify:
-# the image tarballs (the example apps, JVM, Go and Node.js, the public JVM apps, and the operator), the real node joined to the test cluster, and the test PostgreSQL.
+# the image tarballs (the example apps, JVM, Go and Node.js, the public JVM apps, and the operator), the real node joined to the test cluster, and the test PostgreSQL and MariaDB.
 #
 #   hack/e2e.sh up     after hack/cluster/up.sh --for-tests
 #   hack/e2e.sh down   before hack/cluster/down.sh --for-tests (which would stop the node anyway)
@@ -17,8 +17,10 @@ case "${1:-}" in
     "$ROOT/hack/images/operator-image.sh"
     "$ROOT/hack/cluster/node.sh" up --for-tests
     "$ROOT/hack/postgres.sh" up --for-tests
+    "$ROOT/hack/mariadb.sh" up --for-tests
     ;;
   down)
+    "$ROOT/hack/mariadb.sh" down --for-tests
     "$ROOT/hack/postgres.sh" down --for-tests
     "$ROOT/hack/cluster/node.sh" down --for-tests
     ;;

@@ -25,7 +25,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import io.poolbudget.observe.PostgresReader;
+import io.poolbudget.observe.DatabaseReader;
 import java.util.List;
 import java.util.Set;
 
@@ -40,12 +40,12 @@ public final class PolicyEventSources {
     private final NamespacePolicies policies;
     private final boolean sharedBudgets;
     private final KubernetesClient client;
-    private final PostgresReader reader;
+    private final DatabaseReader reader;
     private final SharedCaches caches;
     private final io.poolbudget.observe.AgentScraper agents;
 
     PolicyEventSources(NamespacePolicies policies, boolean sharedBudgets, KubernetesClient client,
-            PostgresReader reader,
+            DatabaseReader reader,
             SharedCaches caches, io.poolbudget.observe.AgentScraper agents) {
         this.agents = agents;
         this.policies = policies;

@@ -23,7 +23,7 @@ import io.poolbudget.decide.PassResult;
 import io.poolbudget.decide.PolicyPass;
 import io.poolbudget.memory.PolicyMemory;
 import io.poolbudget.metrics.PolicyMetrics;
-import io.poolbudget.observe.PostgresReader;
+import io.poolbudget.observe.DatabaseReader;
 import io.poolbudget.planning.SharedBudgets;
 import io.poolbudget.status.StatusAggregator;
 import io.poolbudget.write.PolicyEvents;
@@ -58,14 +58,14 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     private final Realizer realizer;
     private final PolicyEvents events;
     private final PolicyMetrics metrics;
-    private final PostgresReader reader;
+    private final DatabaseReader reader;
     private final WorkloadWriter writer;
     private final StatusAggregator statuses;
     private final OperatorConfig config;
     private final io.poolbudget.observe.AgentScraper agents;
 
     public PoolPolicyReconciler(KubernetesClient client, SharedCaches caches, PolicyMemory memory, Realizer realizer,
-            PolicyEvents events, PolicyMetrics metrics, PostgresReader reader, OperatorConfig config,
+            PolicyEvents events, PolicyMetrics metrics, DatabaseReader reader, OperatorConfig config,
             io.poolbudget.observe.AgentScraper agents) {
         this.agents = agents;
         this.client = client;

@@ -18,7 +18,7 @@ import java.util.Set;
 /**
  * Reads each observing policy's database on its own timer, outside the reconcile: the Secret by a GET
  * (the only Secret access the operator has, and only with spec.database.observe), then
- * pg_stat_activity. JOSDK caches the latest {@link Observation} per policy and triggers a reconcile
+ * the database's own count ({@link DatabaseReader}). JOSDK caches the latest {@link Observation} per policy and triggers a reconcile
  * only when it differs from the one before; reconcile reads it from that cache.
  */
 public final class ObservationSource {
@@ -30,7 +30,7 @@ public final class ObservationSource {
 
     public static PerResourcePollingEventSource<Observation, PoolPolicy, String> create(
             EventSourceContext<PoolPolicy> context,
-            KubernetesClient client, PostgresReader reader) {
+            KubernetesClient client, DatabaseReader reader) {
         PerResourcePollingEventSource.ResourceFetcher<Observation, PoolPolicy> fetcher = new PerResourcePollingEventSource.ResourceFetcher<>() {
             @Override
             public Set<Observation> fetchResources(PoolPolicy policy) {
@@ -60,7 +60,7 @@ public final class ObservationSource {
         return p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
     }
 
-    private static Observation read(KubernetesClient client, PostgresReader reader, PoolPolicy policy,
+    private static Observation read(KubernetesClient client, DatabaseReader reader, PoolPolicy policy,
             ObserveSpec spec) {
         String ns = policy.getMetadata().getNamespace();
         Secret secret;
@@ -82,12 +82,12 @@ public final class ObservationSource {
         String url = value(secret, JDBC_URL);
         String user = value(secret, USERNAME);
         String password = value(secret, PASSWORD);
-        if (url == null || user == null || password == null || !url.startsWith("jdbc:postgresql:")) {
+        if (url == null || user == null || password == null || !DatabaseReader.supports(url)) {
             return Observation.failed("SecretInvalid",
-                    "it needs the keys " + JDBC_URL + " (jdbc:postgresql://host:port/db), "
-                            + USERNAME + " and " + PASSWORD);
+                    "it needs the keys " + JDBC_URL + " (jdbc:postgresql://host:port/db, or jdbc:mariadb:// or "
+                            + "jdbc:mysql:// for MariaDB and MySQL), " + USERNAME + " and " + PASSWORD);
         }
-        return reader.read(key(policy), new PostgresReader.Credentials(url, user, password), spec.getGroupBy());
+        return reader.read(key(policy), new DatabaseReader.Credentials(url, user, password), spec.getGroupBy());
     }
 
     private static String value(Secret s, String key) {

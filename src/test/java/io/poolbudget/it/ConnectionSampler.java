@@ -14,13 +14,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The budget check, measured at the database: every 100 ms, PostgreSQL's own count of the
- * connections ({@code pg_stat_activity}) of the given applications (their JDBC ApplicationName).
+ * connections ({@code pg_stat_activity}) of the given applications (their JDBC ApplicationName), or
+ * MariaDB's ({@code PROCESSLIST}) of the given accounts ({@link #startMariaDb}).
  * Keeps the peak and what made it up, and fails a test whose apps ever held more than the budget.
  */
 final class ConnectionSampler implements AutoCloseable {
     static final Duration PERIOD = Duration.ofMillis(100);
     private static final String QUERY = "select application_name, count(*) from pg_stat_activity "
             + "where application_name = any(?) group by application_name";
+    static final String MARIADB = "jdbc:mariadb://10.88.0.1:3307/"; // no database: the monitoring account needs none
+    private static final String MARIADB_QUERY = "SELECT USER, COUNT(*) FROM information_schema.PROCESSLIST "
+            + "WHERE FIND_IN_SET(USER, ?) > 0 GROUP BY USER";
 
     private final HikariDataSource db;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -37,14 +41,19 @@ final class ConnectionSampler implements AutoCloseable {
     private Map<String, Integer> peakBreakdown = Map.of();
     private Map<String, Integer> lastBreakdown = Map.of();
 
+    private final boolean mariaDb;
+
     private ConnectionSampler(String jdbcUrl, Set<String> apps) {
+        this.mariaDb = jdbcUrl.startsWith("jdbc:mariadb:");
         var config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
-        config.setUsername("app");
-        config.setPassword("app");
+        // on MariaDB an account sees others' connections only with PROCESS: the monitoring account has it
+        config.setUsername(mariaDb ? "poolbudget_monitor" : "app");
+        config.setPassword(mariaDb ? "monitor" : "app");
         config.setMaximumPoolSize(1); // the sampler's own, single connection
         config.setPoolName("poolbudget-sampler");
-        config.addDataSourceProperty("ApplicationName", "poolbudget-sampler");
+        config.addDataSourceProperty(mariaDb ? "connectionAttributes" : "ApplicationName",
+                mariaDb ? "program_name:poolbudget-sampler" : "poolbudget-sampler");
         this.db = new HikariDataSource(config);
         this.apps = apps.toArray(String[]::new);
     }
@@ -53,15 +62,28 @@ final class ConnectionSampler implements AutoCloseable {
     static ConnectionSampler start(Set<String> apps) {
         var sampler = new ConnectionSampler(System.getProperty("poolbudget.e2e.jdbc",
                 "jdbc:postgresql://10.88.0.1:5434/app"), apps);
-        sampler.sample();
-        sampler.timer.scheduleAtFixedRate(sampler::sample, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
-        return sampler;
+        return sampler.started();
+    }
+
+    /** MariaDB's count of the connections of these accounts (the test MariaDB, hack/mariadb.sh --for-tests). */
+    static ConnectionSampler startMariaDb(Set<String> users) {
+        return new ConnectionSampler(MARIADB, users).started();
+    }
+
+    private ConnectionSampler started() {
+        sample();
+        timer.scheduleAtFixedRate(this::sample, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        return this;
     }
 
     private void sample() {
         Map<String, Integer> byApp = new TreeMap<>();
-        try (var c = db.getConnection(); var s = c.prepareStatement(QUERY)) {
-            s.setArray(1, c.createArrayOf("text", apps));
+        try (var c = db.getConnection(); var s = c.prepareStatement(mariaDb ? MARIADB_QUERY : QUERY)) {
+            if (mariaDb) {
+                s.setString(1, String.join(",", apps));
+            } else {
+                s.setArray(1, c.createArrayOf("text", apps));
+            }
             try (var rs = s.executeQuery()) {
                 while (rs.next()) {
                     byApp.put(rs.getString(1), rs.getInt(2));
@@ -106,9 +128,10 @@ final class ConnectionSampler implements AutoCloseable {
     /** One line for the test log: the peak against the budget, when, and of what. */
     synchronized String report(String scenario, long budget) {
         return String.format(
-                "E2E %-40s peak %3d of budget %3d connections (PostgreSQL's count; %d samples every %d ms, "
+                "E2E %-40s peak %3d of budget %3d connections (%s's count; %d samples every %d ms, "
                         + "%d failed reads) at %s: %s",
-                scenario, peak, budget, samples, PERIOD.toMillis(), failures, peakAt,
+                scenario, peak, budget, mariaDb ? "MariaDB" : "PostgreSQL", samples, PERIOD.toMillis(), failures,
+                peakAt,
                 peakBreakdown);
     }
 
@@ -117,7 +140,8 @@ final class ConnectionSampler implements AutoCloseable {
         String report = report(scenario, budget);
         System.out.println(report);
         if (samples < 10 || failures > samples / 10) {
-            throw new AssertionError("the sampler could not read pg_stat_activity often enough to judge: " + report);
+            throw new AssertionError(
+                    "the sampler could not read the database's count often enough to judge: " + report);
         }
         if (peak > budget) {
             throw new AssertionError("over budget at the database: " + report);

@@ -8,25 +8,31 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 
-/** Opt-in: the operator reads the database's own view of its connections (PostgreSQL's pg_stat_activity). */
+/**
+ * Opt-in: the operator reads the database's own view of its connections (PostgreSQL's pg_stat_activity, MariaDB's and
+ * MySQL's PROCESSLIST).
+ */
 public class ObserveSpec {
     @Required
     @Size(max = 253)
     @Pattern("^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
-    @JsonPropertyDescription("A Secret in the policy's namespace with the keys jdbcUrl (jdbc:postgresql://host:port/db), "
-            + "username and password of a read-only monitoring role (GRANT pg_monitor TO it). The operator keeps one "
-            + "connection open with it.")
+    @JsonPropertyDescription("A Secret in the policy's namespace with the keys jdbcUrl (jdbc:postgresql://host:port/db; "
+            + "jdbc:mariadb:// or jdbc:mysql:// for MariaDB and MySQL), username and password of a read-only "
+            + "monitoring account (PostgreSQL: GRANT pg_monitor TO it; MariaDB/MySQL: GRANT PROCESS ON *.*, and "
+            + "SELECT ON performance_schema.* for groupBy ApplicationName). The operator keeps one connection open "
+            + "with it.")
     private String secretName;
 
     @Default("ClientAddress")
     @JsonPropertyDescription("How connections are attributed: ClientAddress (to the pods of the targets by their IP; "
-            + "others by address) or ApplicationName (by the application_name the clients set).")
+            + "others by address) or ApplicationName (by the application_name the clients set; on MariaDB/MySQL the "
+            + "connection attribute program_name, which needs performance_schema=ON).")
     private ObserveGroupBy groupBy = ObserveGroupBy.ClientAddress;
 
     @Min(10)
     @Max(3600)
     @Default("30")
-    @JsonPropertyDescription("Seconds between two reads of pg_stat_activity (10 to 3600, default 30).")
+    @JsonPropertyDescription("Seconds between two reads of the database's connections (10 to 3600, default 30).")
     private Integer intervalSeconds = 30;
 
     public String getSecretName() { return secretName; }
