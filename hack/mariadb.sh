@@ -2,7 +2,7 @@
 # A real MariaDB (Debian's package) for the real node's pods, beside the test PostgreSQL: its own data directory
 # under build/, a known max_connections, performance_schema on (connections per program_name), listening only on the
 # pod bridge's gateway, so no traffic leaves this machine. Apps connect as user `app` (password `app`) to database
-# `app`; the read-only account for spec.database.observe is poolbudget_monitor / monitor (PROCESS, and SELECT on
+# `app` (it may also make calibrate's database, poolbudget_calibrate); the read-only account for spec.database.observe is poolbudget_monitor / monitor (PROCESS, and SELECT on
 # performance_schema).
 #
 #   hack/mariadb.sh up    [--for-tests]   start it (after up.sh --real-node: the bridge must exist)
@@ -48,6 +48,7 @@ case "$cmd" in
       CREATE DATABASE app;
       CREATE USER 'app'@'%' IDENTIFIED BY 'app';
       GRANT ALL ON app.* TO 'app'@'%';
+      GRANT ALL ON poolbudget_calibrate.* TO 'app'@'%';
       CREATE USER 'poolbudget_monitor'@'%' IDENTIFIED BY 'monitor';
       GRANT PROCESS ON *.* TO 'poolbudget_monitor'@'%';
       GRANT SELECT ON performance_schema.* TO 'poolbudget_monitor'@'%';"

@@ -37,8 +37,10 @@ public final class CalibrateCommand {
             fitted throughput is within 5 %% of the best level's), reports its uncertainty, checks p99
             under an open load at that budget and prints the database.budget to use.
 
-              --jdbc-url URL          jdbc:postgresql://host:port/db
-              --username USER         a role that may create a schema (built-in transaction) or run --sql
+              --jdbc-url URL          jdbc:postgresql://host:port/db, or jdbc:mariadb:// / jdbc:mysql://
+                                      for MariaDB and MySQL
+              --username USER         a role that may create a schema (built-in transaction; on MariaDB
+                                      and MySQL the database %s) or run --sql
               --password-env NAME     the environment variable holding the password (default PGPASSWORD)
               --sql FILE              your own transaction: its statements (separated by ;) run in one
                                       transaction per iteration, instead of the built-in TPC-B-like one
@@ -61,7 +63,7 @@ public final class CalibrateCommand {
             The built-in data set lives in schema %s, created first and dropped after.
             Exit codes: 0 done, 2 bad input or no acknowledgement, 3 the plan for -f would be
             oversubscribed at the recommended budget, 4 the database failed.
-            """.formatted(ACK, LoadSweep.SCHEMA);
+            """.formatted(ACK, LoadSweep.SCHEMA, LoadSweep.SCHEMA);
 
     private CalibrateCommand() {}
 
@@ -100,8 +102,9 @@ public final class CalibrateCommand {
         try {
             var target = new LoadSweep.Target(required(opts, "--jdbc-url"), required(opts, "--username"),
                     env.getOrDefault(opts.get("--password-env"), ""));
-            if (!target.jdbcUrl().startsWith("jdbc:postgresql:")) {
-                throw new IllegalArgumentException("--jdbc-url must start with jdbc:postgresql:");
+            if (!io.poolbudget.observe.DatabaseReader.supports(target.jdbcUrl())) {
+                throw new IllegalArgumentException("--jdbc-url must start with jdbc:postgresql:, jdbc:mariadb: or "
+                        + "jdbc:mysql:");
             }
             List<String> sql = opts.containsKey("--sql") ? statements(Path.of(opts.get("--sql"))) : null;
             int[] levels = Arrays.stream(opts.get("--levels").split(",")).mapToInt(s -> positive("--levels", s.trim()))

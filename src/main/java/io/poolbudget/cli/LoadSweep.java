@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A closed-loop sweep of concurrency levels against a database: at each level N, a HikariCP pool of N
  * connections and N threads each running transactions back to back; throughput and latency are taken
- * after a warm-up. The built-in transaction is TPC-B-like (pgbench's default) on its own schema,
- * created for the sweep and dropped after it; or the user's SQL, run as one transaction.
+ * after a warm-up. The built-in transaction is TPC-B-like (pgbench's default) on its own schema (a database of its
+ * own on MariaDB and MySQL), created for the sweep and dropped after it; or the user's SQL, run as one transaction.
  */
 final class LoadSweep implements AutoCloseable {
     static final String SCHEMA = "poolbudget_calibrate";
@@ -43,7 +43,7 @@ final class LoadSweep implements AutoCloseable {
     LoadSweep(Target target, List<String> userSql, int scale) {
         this.target = target;
         this.userSql = userSql;
-        this.tpcb = userSql == null ? new TpcbLike(SCHEMA, scale) : null;
+        this.tpcb = userSql == null ? new TpcbLike(SCHEMA, scale, TpcbLike.Server.of(target.jdbcUrl())) : null;
     }
 
     void setUp() throws SQLException {
@@ -134,13 +134,12 @@ final class LoadSweep implements AutoCloseable {
     HikariDataSource pool(int size, Duration connectionTimeout) {
         var config = new HikariConfig();
         config.setPoolName("poolbudget-calibrate-" + size);
-        config.setJdbcUrl(target.jdbcUrl());
+        io.poolbudget.observe.Dialect.of(target.jdbcUrl()).identify(config, target.jdbcUrl(), "poolbudget-calibrate");
         config.setUsername(target.username());
         config.setPassword(target.password());
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(size);
         config.setConnectionTimeout(connectionTimeout.toMillis());
-        config.addDataSourceProperty("ApplicationName", "poolbudget-calibrate");
         return new HikariDataSource(config);
     }
 

@@ -13,7 +13,7 @@ import java.util.Objects;
  * (the server's limit and reserve; the client connections by address and by program), what the monitoring account
  * must be allowed, and how a failure reads. Chosen by the Secret's jdbcUrl.
  */
-enum Dialect {
+public enum Dialect {
     /** pg_stat_activity; the monitoring role needs pg_monitor. */
     POSTGRESQL("jdbc:postgresql:", "SELECT current_setting('max_connections')::bigint, "
             + "current_setting('superuser_reserved_connections')::bigint",
@@ -47,7 +47,7 @@ enum Dialect {
     }
 
     /** The dialect of a jdbcUrl (jdbc:mysql: is MariaDB's driver speaking to MySQL), or null for another database. */
-    static Dialect of(String jdbcUrl) {
+    public static Dialect of(String jdbcUrl) {
         if (jdbcUrl == null) {
             return null;
         }
@@ -70,19 +70,23 @@ enum Dialect {
         return clients;
     }
 
-    /** The driver's URL and settings: the reader names itself, and no read waits long. */
+    /** The driver's URL and settings for the operator's reads: named, and no read waits long. */
     void configure(HikariConfig config, String jdbcUrl, String name) {
+        identify(config, jdbcUrl, name);
+        boolean pg = this == POSTGRESQL;
+        config.addDataSourceProperty("connectTimeout", pg ? "5" : "5000"); // seconds; milliseconds
+        config.addDataSourceProperty("socketTimeout", pg ? "10" : "10000");
+    }
+
+    /** The URL for the driver (MariaDB's for jdbc:mysql:), and the name the server shows for the client. */
+    public void identify(HikariConfig config, String jdbcUrl, String name) {
         if (this == POSTGRESQL) {
             config.setJdbcUrl(jdbcUrl);
             config.addDataSourceProperty("ApplicationName", name);
-            config.addDataSourceProperty("connectTimeout", "5");
-            config.addDataSourceProperty("socketTimeout", "10");
         } else {
             config.setJdbcUrl(jdbcUrl.startsWith(MYSQL_PREFIX) ? "jdbc:mariadb:" + jdbcUrl.substring(
                     MYSQL_PREFIX.length()) : jdbcUrl);
             config.addDataSourceProperty("connectionAttributes", "program_name:" + name);
-            config.addDataSourceProperty("connectTimeout", "5000");
-            config.addDataSourceProperty("socketTimeout", "10000");
         }
     }
 

@@ -30,9 +30,10 @@ class CalibrateCommandTest {
         assertThat(run(CalibrateCommand.ACK, "--username", "u")).isEqualTo(CalibrateCommand.BAD_INPUT);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--jdbc-url is required");
         err.reset();
-        assertThat(run(CalibrateCommand.ACK, "--jdbc-url", "jdbc:mysql://x/y", "--username", "u"))
+        assertThat(run(CalibrateCommand.ACK, "--jdbc-url", "jdbc:sqlserver://x;databaseName=y", "--username", "u"))
                 .isEqualTo(CalibrateCommand.BAD_INPUT);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--jdbc-url must start with jdbc:postgresql:");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--jdbc-url must start with jdbc:postgresql:, "
+                + "jdbc:mariadb: or jdbc:mysql:");
         err.reset();
         assertThat(
                 run(CalibrateCommand.ACK, "--jdbc-url", "jdbc:postgresql://x/y", "--username", "u", "--levels", "4,0"))

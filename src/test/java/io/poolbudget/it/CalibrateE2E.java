@@ -96,6 +96,36 @@ class CalibrateE2E {
                 .isGreaterThanOrEqualTo(0.7 * best.tps());
     }
 
+    /**
+     * Issue 45: calibrate against the test MariaDB (the same TPC-B-like data set, in a database of its own), three
+     * times: the recommendations agree within one level.
+     */
+    @Test
+    void threeRunsAgainstMariaDbAgreeWithinOneLevel() {
+        List<Integer> knees = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            var out = new ByteArrayOutputStream();
+            var err = new ByteArrayOutputStream();
+            int exit = CalibrateCommand.run(new String[]{"--i-understand-this-loads-the-database", "--jdbc-url",
+                    "jdbc:mariadb://10.88.0.1:3307/app", "--username", "app", "--levels", "1,2,4,8,16,32",
+                    "--repeats", "3", "--seconds", "2", "--check-load", "0", "--cores", "2"},
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8), Map.of("PGPASSWORD", "app"));
+            String printed = out.toString(StandardCharsets.UTF_8);
+            System.out.println("E2E calibrate on MariaDB:\n" + printed + err.toString(StandardCharsets.UTF_8));
+            assertThat(exit).as(printed + err).isZero();
+            Matcher knee = Pattern.compile("knee: (\\d+) connections").matcher(printed);
+            assertThat(knee.find()).as(printed).isTrue();
+            knees.add(Integer.parseInt(knee.group(1)));
+            assertThat(printed).contains("database: {budget: " + knee.group(1) + "}", "fitted (Universal "
+                    + "Scalability Law", "uncertainty:");
+        }
+        System.out.printf("E2E calibrate on MariaDB: three runs recommend %s%n", knees);
+        int[] sorted = knees.stream().mapToInt(Integer::intValue).sorted().toArray();
+        assertThat(index(sorted[2]) - index(sorted[0])).as("levels between the three runs' knees %s", knees)
+                .isLessThanOrEqualTo(1);
+    }
+
     private static int index(int connections) {
         for (int i = 0; i < LEVELS.length; i++) {
             if (LEVELS[i] == connections) {

@@ -9,20 +9,42 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * pgbench's default transaction (TPC-B-like) on a data set of its own schema: {@code scale} branches,
  * 10 tellers and 100,000 accounts per branch. Used by {@code calibrate} and by the pool-size benchmark,
- * so both load the database alike.
+ * so both load the database alike. On PostgreSQL, or on MariaDB and MySQL ({@link Server#MARIADB}: the schema is a
+ * database of its own there, the same tables and the same transaction).
  */
 public final class TpcbLike {
     private static final int ACCOUNTS_PER_BRANCH = 100_000;
+    private static final int BATCH = 5_000;
     private final String schema;
     private final int scale;
+    private final Server server;
+
+    /** The server the data set lives on: what differs is only how the schema is made, filled and freshened. */
+    public enum Server {
+        POSTGRESQL, MARIADB;
+
+        /** MariaDB's or MySQL's JDBC URL, else PostgreSQL. */
+        public static Server of(String jdbcUrl) {
+            return jdbcUrl.startsWith("jdbc:mariadb:") || jdbcUrl.startsWith("jdbc:mysql:") ? MARIADB : POSTGRESQL;
+        }
+    }
 
     public TpcbLike(String schema, int scale) {
+        this(schema, scale, Server.POSTGRESQL);
+    }
+
+    public TpcbLike(String schema, int scale, Server server) {
         this.schema = schema;
         this.scale = scale;
+        this.server = server;
     }
 
     /** Drops and re-creates the schema with its data. */
     public void create(Connection c) throws SQLException {
+        if (server == Server.MARIADB) {
+            createOnMariaDb(c);
+            return;
+        }
         try (Statement s = c.createStatement()) {
             s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
             s.execute("CREATE SCHEMA " + schema);
@@ -42,13 +64,58 @@ public final class TpcbLike {
         freshen(c);
     }
 
+    /** The same tables in a database of their own, filled by batches (MySQL has no generate_series). */
+    private void createOnMariaDb(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + schema);
+            s.execute("CREATE DATABASE " + schema);
+            s.execute("CREATE TABLE " + schema + ".branches (bid int PRIMARY KEY, bbalance int, filler char(88))");
+            s.execute("CREATE TABLE " + schema
+                    + ".tellers (tid int PRIMARY KEY, bid int, tbalance int, filler char(84))");
+            s.execute("CREATE TABLE " + schema
+                    + ".accounts (aid int PRIMARY KEY, bid int, abalance int, filler char(84))");
+            s.execute("CREATE TABLE " + schema
+                    + ".history (tid int, bid int, aid int, delta int, mtime timestamp NULL, filler char(22))");
+        }
+        fill(c, "branches (bid, bbalance, filler) VALUES (?, 0, '')", scale, 0);
+        fill(c, "tellers (tid, bid, tbalance, filler) VALUES (?, ?, 0, '')", scale * 10, 10);
+        fill(c, "accounts (aid, bid, abalance, filler) VALUES (?, ?, 0, '')", scale * ACCOUNTS_PER_BRANCH,
+                ACCOUNTS_PER_BRANCH);
+        freshen(c);
+    }
+
+    /**
+     * Rows 1..n of {@code into} ("table (columns) VALUES (...)": the id, then its branch where {@code perBranch} is
+     * above 0, that many to a branch), committed by batches.
+     */
+    private void fill(Connection c, String into, int n, int perBranch) throws SQLException {
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO " + schema + "." + into)) {
+            for (int id = 1; id <= n; id++) {
+                p.setInt(1, id);
+                if (perBranch > 0) {
+                    p.setInt(2, (id - 1) / perBranch + 1);
+                }
+                p.addBatch();
+                if (id % BATCH == 0 || id == n) {
+                    p.executeBatch();
+                    c.commit();
+                }
+            }
+        } finally {
+            c.setAutoCommit(auto);
+        }
+    }
+
     /** What pgbench does before each run: vacuum the small hot tables, empty the history. */
     public void freshen(Connection c) throws SQLException {
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(true);
         try (Statement s = c.createStatement()) {
-            s.execute("VACUUM ANALYZE " + schema + ".branches, " + schema + ".tellers, " + schema + ".accounts");
-            s.execute("TRUNCATE " + schema + ".history");
+            s.execute((server == Server.MARIADB ? "ANALYZE TABLE " : "VACUUM ANALYZE ") + schema + ".branches, "
+                    + schema + ".tellers, " + schema + ".accounts");
+            s.execute("TRUNCATE TABLE " + schema + ".history");
         } finally {
             c.setAutoCommit(auto);
         }
@@ -56,7 +123,8 @@ public final class TpcbLike {
 
     public void drop(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
-            s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            s.execute(server == Server.MARIADB ? "DROP DATABASE IF EXISTS " + schema
+                    : "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         }
     }
 
