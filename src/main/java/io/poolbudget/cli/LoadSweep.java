@@ -43,7 +43,10 @@ final class LoadSweep implements AutoCloseable {
     LoadSweep(Target target, List<String> userSql, int scale) {
         this.target = target;
         this.userSql = userSql;
-        this.tpcb = userSql == null ? new TpcbLike(SCHEMA, scale, TpcbLike.Server.of(target.jdbcUrl())) : null;
+        this.tpcb = userSql == null ? new TpcbLike(SCHEMA, scale, io.poolbudget.observe.Dialect.of(target
+                .jdbcUrl()) == io.poolbudget.observe.Dialect.MARIADB ? TpcbLike.Server.MARIADB
+                        : TpcbLike.Server.POSTGRESQL)
+                : null;
     }
 
     void setUp() throws SQLException {

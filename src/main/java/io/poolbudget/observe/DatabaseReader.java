@@ -112,9 +112,4 @@ public final class DatabaseReader implements AutoCloseable {
         config.setInitializationFailTimeout(-1); // a database that is down now is reported on read, not thrown here
         return new HikariDataSource(config);
     }
-
-    /** PostgreSQL's reading of a failure (the tests' and {@link Dialect}'s). */
-    static Observation failure(SQLException e) {
-        return Dialect.POSTGRESQL.failure(e);
-    }
 }

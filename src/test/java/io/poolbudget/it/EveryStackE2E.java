@@ -154,7 +154,7 @@ class EveryStackE2E extends OperatorTestBase {
         readTheOperatorsValues("shortener", false);
         readTheOperatorsValues("node", false);
         readTheOperatorsValues("jvm", true);
-        var settled = awaitSettled(240);
+        var settled = awaitSettled("stacks", APPS, 240);
         Map<String, Integer> sizes = sizes(settled);
         Map<String, Integer> after;
         try (var sampler = ConnectionSampler.start(apps)) {
@@ -186,30 +186,17 @@ class EveryStackE2E extends OperatorTestBase {
 
         try (var sampler = ConnectionSampler.start(apps)) {
             client.apps().deployments().inNamespace(ns).withName("jvm").scale(2); // a scale
-            awaitSettled(240);
+            awaitSettled("stacks", APPS, 240);
             client.apps().deployments().inNamespace(ns).withName("go").rolling().restart(); // a rollout
-            awaitSettled(240);
+            awaitSettled("stacks", APPS, 240);
             applyPolicy(POLICY.formatted(BUDGET, 3)); // shrink first: go and shortener lower, then jvm rises
-            var moved = awaitSettled(240);
+            var moved = awaitSettled("stacks", APPS, 240);
             assertThat(target(moved, "jvm").getPoolSize()).isGreaterThan(sizes.get("jvm"));
             awaitPools(sizes(moved));
             System.out.printf("EveryStackE2E: weights 1/1/1/3: sizes %s, at PostgreSQL %s%n", sizes(moved),
                     sampler.lastByApp());
             sampler.assertWithin("go, url_shortener, node, jvm: scale, rollout, weights", BUDGET);
         }
-    }
-
-    private PoolPolicy awaitSettled(int seconds) {
-        var p = awaitPolicy("stacks", q -> APPS.stream()
-                .allMatch(t -> target(q, t) != null && "Applied".equals(target(q, t).getState())), seconds);
-        for (String app : APPS) {
-            awaitRolledOut(app, seconds);
-        }
-        Awaitility.await("old pods gone").atMost(seconds, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
-                .until(() -> client.pods().inNamespace(ns).list().getItems().stream()
-                        .noneMatch(pod -> pod.getMetadata().getDeletionTimestamp() != null));
-        return awaitPolicy("stacks", q -> APPS.stream()
-                .allMatch(t -> target(q, t) != null && "Applied".equals(target(q, t).getState())), seconds);
     }
 
     private static Map<String, Integer> sizes(PoolPolicy p) {

@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -65,7 +64,7 @@ class LiveResizeE2E extends OperatorTestBase {
 
         // the first write adds the agent: one rollout, as any first size is
         applyPolicy(POLICY.formatted(BUDGET, 3, 1, 2));
-        var first = awaitSettled(300);
+        var first = awaitSettled("live", APPS, 300);
         assertThat(target(first, "a").getResize()).isEqualTo("Live");
         assertThat(target(first, "a").getPodsConfirmed()).isEqualTo(2);
         assertThat(target(first, "nopool").getPodsConfirmed()).as("its agent finds no pool").isZero();
@@ -82,7 +81,7 @@ class LiveResizeE2E extends OperatorTestBase {
                     && target(p, "a").getAppliedPoolSize() < before.get("a"), 60);
             int aSize = target(published, "a").getAppliedPoolSize();
             killOperator("live-resize-e2e-2", withWindow()); // mid-change: a's pods may not have confirmed yet
-            var settled = awaitSettled(300);
+            var settled = awaitSettled("live", APPS, 300);
             double seconds = (System.nanoTime() - changed) / 1e9;
             Map<String, Integer> after = sizes(settled);
             CompletableFuture.allOf(held.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
@@ -128,19 +127,6 @@ class LiveResizeE2E extends OperatorTestBase {
             }
         }
         return held;
-    }
-
-    private PoolPolicy awaitSettled(int seconds) {
-        awaitPolicy("live", p -> APPS.stream()
-                .allMatch(t -> target(p, t) != null && "Applied".equals(target(p, t).getState())), seconds);
-        for (String app : APPS) {
-            awaitRolledOut(app, seconds);
-        }
-        Awaitility.await("old pods gone").atMost(seconds, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
-                .until(() -> client.pods().inNamespace(ns).list().getItems().stream()
-                        .noneMatch(pod -> pod.getMetadata().getDeletionTimestamp() != null));
-        return awaitPolicy("live", p -> APPS.stream()
-                .allMatch(t -> target(p, t) != null && "Applied".equals(target(p, t).getState())), seconds);
     }
 
     private static Map<String, Integer> sizes(PoolPolicy p) {

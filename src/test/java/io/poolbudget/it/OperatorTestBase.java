@@ -286,6 +286,23 @@ abstract class OperatorTestBase {
                 .findFirst().orElse(null);
     }
 
+    /**
+     * The policy settled: every target Applied, every Deployment rolled out, no pod of the namespace terminating any
+     * more, and then the policy's status after all that (each wait up to {@code seconds}).
+     */
+    PoolPolicy awaitSettled(String policy, List<String> targets, int seconds) {
+        awaitPolicy(policy, p -> targets.stream()
+                .allMatch(t -> target(p, t) != null && "Applied".equals(target(p, t).getState())), seconds);
+        for (String app : targets) {
+            awaitRolledOut(app, seconds);
+        }
+        Awaitility.await("old pods gone").atMost(seconds, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+                .until(() -> client.pods().inNamespace(ns).list().getItems().stream()
+                        .noneMatch(pod -> pod.getMetadata().getDeletionTimestamp() != null));
+        return awaitPolicy(policy, p -> targets.stream()
+                .allMatch(t -> target(p, t) != null && "Applied".equals(target(p, t).getState())), seconds);
+    }
+
     List<Pod> livePods(String app) {
         return client.pods().inNamespace(ns).withLabel("app", app).list().getItems().stream()
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();

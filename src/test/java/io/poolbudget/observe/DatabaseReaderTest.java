@@ -9,22 +9,25 @@ import org.junit.jupiter.api.Test;
 class DatabaseReaderTest {
     @Test
     void aRefusedLoginAnUnreachableServerAndAMissingGrantAreToldApart() {
-        assertThat(DatabaseReader.failure(new SQLException("password authentication failed for user \"m\"", "28P01"))
-                .failure())
+        assertThat(
+                Dialect.POSTGRESQL.failure(new SQLException("password authentication failed for user \"m\"", "28P01"))
+                        .failure())
                 .satisfies(f -> assertThat(f.reason()).isEqualTo("LoginFailed"));
         // HikariCP wraps the driver's error in a time-out without an SQLSTATE
         var timeout = new SQLTransientConnectionException("pool - Connection is not available", null,
                 new SQLException("Connection to 10.0.0.9:5432 refused", "08001"));
-        assertThat(DatabaseReader.failure(timeout).failure().reason()).isEqualTo("Unreachable");
-        assertThat(DatabaseReader.failure(timeout).failure().message()).contains("Connection to 10.0.0.9:5432 refused");
+        assertThat(Dialect.POSTGRESQL.failure(timeout).failure().reason()).isEqualTo("Unreachable");
+        assertThat(Dialect.POSTGRESQL.failure(timeout).failure().message())
+                .contains("Connection to 10.0.0.9:5432 refused");
         var refused = new SQLTransientConnectionException("pool - Connection is not available, request timed out",
                 "28P01",
                 new SQLException("FATAL: password authentication failed for user \"m\"", "28P01"));
-        assertThat(DatabaseReader.failure(refused).failure().message()).contains("password authentication failed")
+        assertThat(Dialect.POSTGRESQL.failure(refused).failure().message()).contains("password authentication failed")
                 .doesNotContain("request timed out");
-        assertThat(DatabaseReader.failure(new SQLException("permission denied for view x", "42501")).failure().reason())
+        assertThat(Dialect.POSTGRESQL.failure(new SQLException("permission denied for view x", "42501")).failure()
+                .reason())
                 .isEqualTo("PermissionDenied");
-        assertThat(DatabaseReader.failure(new SQLException("division by zero", "22012")).failure().reason())
+        assertThat(Dialect.POSTGRESQL.failure(new SQLException("division by zero", "22012")).failure().reason())
                 .isEqualTo("QueryFailed");
     }
 

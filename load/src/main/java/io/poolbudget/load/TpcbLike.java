@@ -21,12 +21,7 @@ public final class TpcbLike {
 
     /** The server the data set lives on: what differs is only how the schema is made, filled and freshened. */
     public enum Server {
-        POSTGRESQL, MARIADB;
-
-        /** MariaDB's or MySQL's JDBC URL, else PostgreSQL. */
-        public static Server of(String jdbcUrl) {
-            return jdbcUrl.startsWith("jdbc:mariadb:") || jdbcUrl.startsWith("jdbc:mysql:") ? MARIADB : POSTGRESQL;
-        }
+        POSTGRESQL, MARIADB
     }
 
     public TpcbLike(String schema, int scale) {
@@ -48,13 +43,7 @@ public final class TpcbLike {
         try (Statement s = c.createStatement()) {
             s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
             s.execute("CREATE SCHEMA " + schema);
-            s.execute("CREATE TABLE " + schema + ".branches (bid int PRIMARY KEY, bbalance int, filler char(88))");
-            s.execute("CREATE TABLE " + schema
-                    + ".tellers (tid int PRIMARY KEY, bid int, tbalance int, filler char(84))");
-            s.execute("CREATE TABLE " + schema
-                    + ".accounts (aid int PRIMARY KEY, bid int, abalance int, filler char(84))");
-            s.execute("CREATE TABLE " + schema
-                    + ".history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))");
+            createTables(s);
             s.execute("INSERT INTO " + schema + ".branches SELECT b, 0, '' FROM generate_series(1, " + scale + ") b");
             s.execute("INSERT INTO " + schema + ".tellers SELECT t, (t - 1) / 10 + 1, 0, '' FROM generate_series(1, "
                     + scale * 10 + ") t");
@@ -64,18 +53,24 @@ public final class TpcbLike {
         freshen(c);
     }
 
+    /**
+     * pgbench's four tables, alike on both servers (mtime says NULL: MariaDB would give a first timestamp column a
+     * default of its own otherwise; on PostgreSQL it is what a column is anyway).
+     */
+    private void createTables(Statement s) throws SQLException {
+        s.execute("CREATE TABLE " + schema + ".branches (bid int PRIMARY KEY, bbalance int, filler char(88))");
+        s.execute("CREATE TABLE " + schema + ".tellers (tid int PRIMARY KEY, bid int, tbalance int, filler char(84))");
+        s.execute("CREATE TABLE " + schema + ".accounts (aid int PRIMARY KEY, bid int, abalance int, filler char(84))");
+        s.execute("CREATE TABLE " + schema
+                + ".history (tid int, bid int, aid int, delta int, mtime timestamp NULL, filler char(22))");
+    }
+
     /** The same tables in a database of their own, filled by batches (MySQL has no generate_series). */
     private void createOnMariaDb(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + schema);
             s.execute("CREATE DATABASE " + schema);
-            s.execute("CREATE TABLE " + schema + ".branches (bid int PRIMARY KEY, bbalance int, filler char(88))");
-            s.execute("CREATE TABLE " + schema
-                    + ".tellers (tid int PRIMARY KEY, bid int, tbalance int, filler char(84))");
-            s.execute("CREATE TABLE " + schema
-                    + ".accounts (aid int PRIMARY KEY, bid int, abalance int, filler char(84))");
-            s.execute("CREATE TABLE " + schema
-                    + ".history (tid int, bid int, aid int, delta int, mtime timestamp NULL, filler char(22))");
+            createTables(s);
         }
         fill(c, "branches (bid, bbalance, filler) VALUES (?, 0, '')", scale, 0);
         fill(c, "tellers (tid, bid, tbalance, filler) VALUES (?, ?, 0, '')", scale * 10, 10);
