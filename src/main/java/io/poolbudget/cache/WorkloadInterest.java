@@ -86,7 +86,14 @@ public final class WorkloadInterest {
                 }
             }
         }
-        if (policy.getSpec() == null || policy.getSpec().getTargets() == null) {
+        if (policy.getSpec() == null) {
+            return false;
+        }
+        var pooler = policy.getSpec().getDatabase() == null ? null : policy.getSpec().getDatabase().getPooler();
+        if (pooler != null && kind == WorkloadKind.Deployment && name.equals(pooler.getName())) {
+            return true; // the pooler its apps connect through: its pods and client limit are the policy's budget
+        }
+        if (policy.getSpec().getTargets() == null) {
             return false;
         }
         for (TargetSpec t : policy.getSpec().getTargets()) {

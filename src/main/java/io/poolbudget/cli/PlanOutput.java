@@ -20,6 +20,32 @@ final class PlanOutput {
 
     private PlanOutput() {}
 
+    /**
+     * A pooler tier, said: for the apps behind a pooler, that they count against its clients; for a pooler's own
+     * policy, that its targets' pools are server connections and which policies of the plan size their clients.
+     */
+    private static String tier(PolicyResult r, List<PolicyResult> results) {
+        var spec = r.policy().getSpec();
+        if (io.poolbudget.planning.PoolerTier.behindPooler(r.policy())) {
+            return "tier: clients of pooler Deployment/" + spec.getDatabase().getPooler().getName()
+                    + ", counted against the connections it accepts, not against the database";
+        }
+        if (spec.getInjection() == null || spec.getInjection().getPreset() == null
+                || !spec.getInjection().getPreset().pooler()) {
+            return null;
+        }
+        var poolers = r.plan().targets().stream().map(t -> t.workload().name()).collect(
+                java.util.stream.Collectors.toSet());
+        var clients = results.stream().filter(c -> io.poolbudget.planning.PoolerTier.behindPooler(c.policy())
+                && poolers.contains(c.policy().getSpec().getDatabase().getPooler().getName())
+                && java.util.Objects.equals(c.policy().getMetadata().getNamespace(),
+                        r.policy().getMetadata().getNamespace()))
+                .map(c -> "PoolPolicy " + name(c.policy())).toList();
+        return "tier: server side of a pooler, its pods' server connections against the database; its clients: "
+                + (clients.isEmpty() ? "no policy in this plan sizes them (give them one with spec.database.pooler)"
+                        : String.join(", ", clients));
+    }
+
     static String table(List<PolicyResult> results) {
         var out = new StringBuilder();
         for (PolicyResult r : results) {
@@ -33,6 +59,10 @@ final class PlanOutput {
                                     : String.format(Locale.ROOT, " %.2f×", a.ratio()),
                             a.allocated(), a.budget().connections()));
             out.append("  ").append(a.budget().explanation()).append('\n');
+            String tier = tier(r, results);
+            if (tier != null) {
+                out.append("  ").append(tier).append('\n');
+            }
             if (a.unallocated() > 0 || a.verdict() == Allocation.Verdict.OVERSUBSCRIBED) {
                 out.append("  ").append(a.verdict() == Allocation.Verdict.OVERSUBSCRIBED ? "oversubscribed: "
                         : "unallocated " + a.unallocated() + ": ").append(a.unallocatedReason()).append('\n');

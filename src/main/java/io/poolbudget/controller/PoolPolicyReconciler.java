@@ -24,7 +24,6 @@ import io.poolbudget.decide.PolicyPass;
 import io.poolbudget.memory.PolicyMemory;
 import io.poolbudget.metrics.PolicyMetrics;
 import io.poolbudget.observe.DatabaseReader;
-import io.poolbudget.planning.SharedBudgets;
 import io.poolbudget.status.StatusAggregator;
 import io.poolbudget.write.PolicyEvents;
 import io.poolbudget.write.Realizer;
@@ -139,7 +138,8 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     /** The Events and metrics of a pass; its conditions become the ones last reported. */
     private void report(PoolPolicy policy, PassResult result, PoolPolicyStatus status) {
         events.record(policy, result, status);
-        metrics.record(policy.getMetadata().getNamespace(), policy.getMetadata().getName(), databaseName(policy),
+        metrics.record(policy.getMetadata().getNamespace(), policy.getMetadata().getName(),
+                io.poolbudget.planning.PoolerTier.databaseName(policy),
                 status);
         metrics.reconciled();
     }
@@ -179,10 +179,5 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     public List<EventSource<?, PoolPolicy>> prepareEventSources(EventSourceContext<PoolPolicy> context) {
         return new PolicyEventSources(policies, config.sharedBudgets().enabled(), client, reader, caches, agents)
                 .create(context);
-    }
-
-    private static String databaseName(PoolPolicy policy) {
-        return policy.getSpec() == null || policy.getSpec().getDatabase() == null ? SharedBudgets.ref(policy)
-                : policy.getSpec().getDatabase().getName();
     }
 }

@@ -85,7 +85,8 @@ public final class PolicyPlanner {
                     + "policy's own) or spec.databaseRef (a shared DatabaseBudget)");
         }
         Budget budget = policy.getSpec().getDatabaseRef() != null ? shared.shareOf(policy)
-                : Budget.of(database(policy.getSpec().getDatabase(), "spec.database"));
+                : PoolerTier.behindPooler(policy) ? PoolerTier.budget(policy, catalog)
+                        : Budget.of(database(policy.getSpec().getDatabase(), "spec.database"));
         Resolution resolution = resolve(policy, catalog);
         List<TargetInput> inputs = new ArrayList<>(resolution.targets().size());
         Map<String, List<TerminatingMarks.Mark>> marksBefore = marksBefore(policy);
@@ -160,6 +161,12 @@ public final class PolicyPlanner {
     public static DatabaseInput database(DatabaseSpec db, String field) {
         if (db == null) {
             throw new InvalidPolicyException(field, "is required: give at least " + field + ".cores");
+        }
+        if (db.getPooler() != null) {
+            // only a DatabaseBudget's database comes here (a policy's own goes to PoolerTier): the CRD's CEL rule
+            throw new InvalidPolicyException(field + ".pooler",
+                    io.poolbudget.api.v1alpha1.DatabaseBudgetSpec.POOLER_MESSAGE
+                            .substring("spec.database.pooler ".length()));
         }
         if (db.getCores() == null && db.getBudget() == null) {
             // the CRD's CEL rule, for the plan command

@@ -9,10 +9,13 @@ import java.util.Map;
  * the maximum of whatever scales it ({@code hpaMaxReplicas} null when nothing does; {@code scaler}
  * names it for explanations, for example "HorizontalPodAutoscaler/web"), and how long its old pods
  * take to shut down against a rollout step; {@code workers}, the processes each pod forks where its template says
- * (WEB_CONCURRENCY, null where it does not).
+ * (WEB_CONCURRENCY, null where it does not); {@code clientLimit}, for a pooler, the client connections a pod accepts
+ * where its template says (a literal max_client_conn variable, {@link #WORKERS_UNKNOWN} for one the spec does not
+ * tell, null where none is set).
  */
 public record Workload(WorkloadKind kind, String namespace, String name, Map<String, String> labels, int replicas,
-        Rollout rollout, Integer hpaMaxReplicas, String scaler, Shutdown shutdown, Integer workers) {
+        Rollout rollout, Integer hpaMaxReplicas, String scaler, Shutdown shutdown, Integer workers,
+        Integer clientLimit) {
 
     /**
      * The variable forking servers read their worker count from: Puma (Rails), gunicorn and uvicorn. Each worker builds

@@ -28,7 +28,8 @@ public final class Workloads {
         var shutdown = d.getSpec() == null ? Shutdown.NONE
                 : Shutdown.of(d.getSpec().getTemplate(), d.getSpec().getMinReadySeconds());
         return withScaler(WorkloadKind.Deployment, meta.getNamespace(), meta.getName(), meta.getLabels(), replicas,
-                rollout(strategy), scalers, shutdown, workers(d.getSpec() == null ? null : d.getSpec().getTemplate()));
+                rollout(strategy), scalers, shutdown, workers(d.getSpec() == null ? null : d.getSpec().getTemplate()),
+                clientLimit(d.getSpec() == null ? null : d.getSpec().getTemplate()));
     }
 
     public static Workload of(StatefulSet s, List<Scaler> scalers) {
@@ -38,15 +39,18 @@ public final class Workloads {
                 : Shutdown.of(s.getSpec().getTemplate(), s.getSpec().getMinReadySeconds());
         return withScaler(WorkloadKind.StatefulSet, meta.getNamespace(), meta.getName(), meta.getLabels(), replicas,
                 new Rollout.Ordered(), scalers, shutdown,
-                workers(s.getSpec() == null ? null : s.getSpec().getTemplate()));
+                workers(s.getSpec() == null ? null : s.getSpec().getTemplate()),
+                clientLimit(s.getSpec() == null ? null : s.getSpec().getTemplate()));
     }
 
     private static Workload withScaler(WorkloadKind kind, String namespace, String name, Map<String, String> labels,
-            int replicas, Rollout rollout, List<Scaler> scalers, Shutdown shutdown, Integer workers) {
+            int replicas, Rollout rollout, List<Scaler> scalers, Shutdown shutdown, Integer workers,
+            Integer clientLimit) {
         var scaler = scalers.stream().filter(s -> s.targetKind() == kind && s.targetName().equals(name))
                 .min((a, b) -> a.id().compareTo(b.id())).orElse(null);
         return new Workload(kind, namespace, name, labels == null ? Map.of() : Map.copyOf(labels), replicas, rollout,
-                scaler == null ? null : scaler.maxReplicas(), scaler == null ? null : scaler.id(), shutdown, workers);
+                scaler == null ? null : scaler.maxReplicas(), scaler == null ? null : scaler.id(), shutdown, workers,
+                clientLimit);
     }
 
     /**
@@ -73,6 +77,27 @@ public final class Workloads {
             }
         }
         return most;
+    }
+
+    /**
+     * A pooler's client limit from its template: the literal {@link io.poolbudget.api.v1alpha1.Preset#CLIENT_LIMIT_ENV}
+     * of its first container that sets one (a whole number up to {@link io.poolbudget.sizing.Limits#CONNECTIONS});
+     * {@link Workload#WORKERS_UNKNOWN} where it is set to what the spec does not tell; null where none sets it.
+     */
+    static Integer clientLimit(io.fabric8.kubernetes.api.model.PodTemplateSpec template) {
+        if (template == null || template.getSpec() == null || template.getSpec().getContainers() == null) {
+            return null;
+        }
+        for (var c : template.getSpec().getContainers()) {
+            for (var e : c.getEnv() == null ? List.<io.fabric8.kubernetes.api.model.EnvVar>of() : c.getEnv()) {
+                if (io.poolbudget.api.v1alpha1.Preset.CLIENT_LIMIT_ENV.contains(e.getName())) {
+                    String v = e.getValue() == null ? "" : e.getValue().trim();
+                    return v.matches("[1-9][0-9]{0,8}") && Long.parseLong(v) <= io.poolbudget.sizing.Limits.CONNECTIONS
+                            ? Integer.valueOf(v) : Integer.valueOf(Workload.WORKERS_UNKNOWN);
+                }
+            }
+        }
+        return null;
     }
 
     /** The workload an HPA scales, if it is a Deployment or StatefulSet. */

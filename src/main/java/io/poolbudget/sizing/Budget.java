@@ -11,7 +11,26 @@ public record Budget(long connections, Term term, String explanation) {
         /** maxConnections − reservedConnections, lower than the other term */
         MAX_CONNECTIONS,
         /** a policy's share of a budget several namespaces draw on (a DatabaseBudget) */
-        SHARE
+        SHARE,
+        /** the client connections a pooler accepts: its client limit × its pods − reserved */
+        POOLER
+    }
+
+    /**
+     * The client side of a pooler tier: apps behind a pooler (PgBouncer) open their pools to the pooler, which
+     * accepts {@code clientLimit} client connections per pod (max_client_conn) and refuses the next. Together they
+     * may hold {@code clientLimit × pods − reserved}; {@code limitSource} says where the limit was read, for example
+     * "MAX_CLIENT_CONN of Deployment/pgbouncer". A pooler with no pods accepts nobody: a budget of 0.
+     */
+    public static Budget pooler(long clientLimit, String limitSource, int pods, String pooler, long reserved) {
+        Check.atLeast("database.pooler.maxClientConn", clientLimit, 1);
+        Check.atLeast("database.reservedConnections", reserved, 0);
+        long all = Limits.saturatedMultiply(clientLimit, pods);
+        long left = Math.max(0, all - reserved);
+        return new Budget(left, Term.POOLER, "budget " + left + " = max_client_conn " + clientLimit + " ("
+                + limitSource + ") × " + pods + (pods == 1 ? " pod" : " pods") + " of " + pooler
+                + (reserved > 0 ? " − " + reserved + " reserved" : "") + ": client connections the pooler accepts; "
+                + "its server side is counted against the database by the pooler's own policy");
     }
 
     public static Budget of(DatabaseInput db) {

@@ -84,7 +84,7 @@ public final class DashboardView {
         if (p.getMetadata().getName().toLowerCase(Locale.ROOT).contains(search)) {
             return true;
         }
-        String db = database(p);
+        String db = io.poolbudget.planning.PoolerTier.databaseName(p);
         if (db != null && db.toLowerCase(Locale.ROOT).contains(search)) {
             return true;
         }
@@ -113,11 +113,6 @@ public final class DashboardView {
                 .mapToLong(Long::longValue).sum();
     }
 
-    private static String database(PoolPolicy p) {
-        return p.getSpec() == null || p.getSpec().getDatabase() == null ? io.poolbudget.planning.SharedBudgets.ref(p)
-                : p.getSpec().getDatabase().getName();
-    }
-
     private static PolicyView view(PoolPolicy p, List<Event> events, Duration window) {
         PoolPolicyStatus st = p.getStatus() == null ? new PoolPolicyStatus() : p.getStatus();
         List<TargetView> targets = st.getTargets().stream().map(t -> target(t, window)).toList();
@@ -128,7 +123,8 @@ public final class DashboardView {
                 .map(e -> new EventView(e.getType(), e.getReason(), e.getMessage(), e.getCount(),
                         lastSeen(e)))
                 .toList();
-        return new PolicyView(p.getMetadata().getNamespace(), p.getMetadata().getName(), database(p),
+        return new PolicyView(p.getMetadata().getNamespace(), p.getMetadata().getName(),
+                io.poolbudget.planning.PoolerTier.databaseName(p),
                 st.getBudget() == null ? null : st.getBudget().getConnections(),
                 st.getBudget() == null ? null : st.getBudget().getExplanation(), st.getAllocated(), st.getUnallocated(),
                 st.getUnallocatedReason(), st.getLiveConnections(),

@@ -35,6 +35,20 @@ class WorkloadInterestTest {
     }
 
     @Test
+    void thePoolerAPolicysAppsConnectThroughIsWantedAndItsChangesConcernThePolicy() {
+        var clients = policy(byName(WorkloadKind.Deployment, "api"));
+        var db = new io.poolbudget.api.v1alpha1.DatabaseSpec();
+        var pooler = new io.poolbudget.api.v1alpha1.PoolerRef();
+        pooler.setName("pgbouncer");
+        db.setPooler(pooler);
+        clients.getSpec().setDatabase(db);
+        var bouncer = deployment("pgbouncer", Map.of());
+        assertThat(WorkloadInterest.wanted(List.of(clients), bouncer)).isTrue();
+        assertThat(WorkloadInterest.concerns(clients, bouncer)).isTrue();
+        assertThat(WorkloadInterest.concerns(clients, deployment("pgcat", Map.of()))).isFalse();
+    }
+
+    @Test
     void aWorkloadNoPolicyReadsIsNotWanted() {
         var web = deployment("web", Map.of("db", "catalog"));
         assertThat(WorkloadInterest.wanted(List.of(), web)).isFalse();

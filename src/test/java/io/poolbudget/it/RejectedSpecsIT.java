@@ -40,7 +40,10 @@ class RejectedSpecsIT {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             zero cores                 | ok   | {cores: 0}                                 | {preset: hikari-env} | [{name: a}]                            | spec.database.cores: Invalid value: 0: spec.database.cores in body should be greater than or equal to 1
-            neither cores nor budget   | ok   | {effectiveSpindles: 2}                     | {preset: hikari-env} | [{name: a}]                            | database.cores is required unless database.budget is given
+            neither cores nor budget   | ok   | {effectiveSpindles: 2}                     | {preset: hikari-env} | [{name: a}]                            | database.cores is required unless database.budget or database.pooler is given
+            pooler and cores           | ok   | {cores: 2, pooler: {name: pgbouncer}}      | {preset: hikari-env} | [{name: a}]                            | database.pooler sizes the apps against the client connections the pooler accepts: remove database.cores
+            pooler without a name      | ok   | {pooler: {maxClientConn: 50}}              | {preset: hikari-env} | [{name: a}]                            | spec.database.pooler.name: Required value
+            pooler resized live        | ok   | {cores: 2}                                 | {preset: pgbouncer, resize: Live} | [{name: a}]               | injection.resize may be Live only for pools the operator
             negative spindles          | ok   | {cores: 2, effectiveSpindles: -1}          | {preset: hikari-env} | [{name: a}]                            | spec.database.effectiveSpindles
             reserved at maxConnections | ok   | {cores: 2, maxConnections: 10, reservedConnections: 10} | {preset: hikari-env} | [{name: a}]  | database.reservedConnections must be below database.maxConnections
             no database                | ok   |                                            | {preset: hikari-env} | [{name: a}]                            | set exactly one of spec.database (a database of this policy's own) or spec.databaseRef
@@ -131,5 +134,19 @@ class RejectedSpecsIT {
         assertThat(refused).as("an observing DatabaseBudget was accepted").isNotNull();
         assertThat(refused.getStatus().getMessage())
                 .contains("spec.database.observe is not available on a DatabaseBudget");
+
+        var pooled = Serialization.unmarshal("""
+                apiVersion: poolbudget.io/v1alpha1
+                kind: DatabaseBudget
+                metadata: {name: it-rejected-pooler}
+                spec:
+                  database: {pooler: {name: pgbouncer}}
+                  namespaceSelector: {}
+                """, GenericKubernetesResource.class);
+        var notShared = catchThrowableOfType(KubernetesClientException.class, () -> client
+                .genericKubernetesResources("poolbudget.io/v1alpha1", "DatabaseBudget").resource(pooled).create());
+        assertThat(notShared).as("a DatabaseBudget of a pooler was accepted").isNotNull();
+        assertThat(notShared.getStatus().getMessage())
+                .contains("spec.database.pooler is not available on a DatabaseBudget");
     }
 }

@@ -8,6 +8,18 @@ import org.junit.jupiter.api.Test;
 class BudgetTest {
 
     @Test
+    void aPoolerAcceptsItsClientLimitPerPodLessWhatIsReserved() {
+        var two = Budget.pooler(200, "MAX_CLIENT_CONN", 2, "Deployment/pgbouncer", 30);
+        assertThat(two.connections()).isEqualTo(370);
+        assertThat(two.term()).isEqualTo(Budget.Term.POOLER);
+        assertThat(two.explanation()).startsWith("budget 370 = max_client_conn 200 (MAX_CLIENT_CONN) × 2 pods of "
+                + "Deployment/pgbouncer − 30 reserved");
+        assertThat(Budget.pooler(100, "default", 0, "Deployment/pgbouncer", 0).connections()).as("no pods").isZero();
+        assertThat(Budget.pooler(10, "default", 1, "Deployment/pgbouncer", 50).connections()).as("all reserved")
+                .isZero();
+    }
+
+    @Test
     void formulaIsCoresTimesConnectionsPerCorePlusSpindles() {
         var budget = Budget.of(new DatabaseInput(4, 1, 2, null, 0, null));
         assertThat(budget.connections()).isEqualTo(9);

@@ -6,8 +6,8 @@ public class BudgetStatus {
     @JsonPropertyDescription("Connections the targets may hold together.")
     private Long connections;
 
-    @JsonPropertyDescription("The term that decided it: Formula, Explicit, MaxConnections, or Share (a policy's share "
-            + "of a DatabaseBudget).")
+    @JsonPropertyDescription("The term that decided it: Formula, Explicit, MaxConnections, Share (a policy's share "
+            + "of a DatabaseBudget) or Pooler (the client connections a pooler accepts).")
     private String term;
 
     @JsonPropertyDescription("How it was derived.")
@@ -28,6 +28,7 @@ public class BudgetStatus {
             case EXPLICIT -> "Explicit";
             case MAX_CONNECTIONS -> "MaxConnections";
             case SHARE -> "Share";
+            case POOLER -> "Pooler";
         };
         return new BudgetStatus(budget.connections(), term, budget.explanation());
     }

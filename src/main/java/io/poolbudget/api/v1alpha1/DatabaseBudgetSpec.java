@@ -14,7 +14,10 @@ import java.util.List;
 
 @ValidationRule(value = "!has(self.database.observe)", message = "spec.database.observe is not available on a DatabaseBudget (its credentials Secret lives in a "
         + "namespace): remove it")
+@ValidationRule(value = "!has(self.database.pooler)", message = DatabaseBudgetSpec.POOLER_MESSAGE)
 public class DatabaseBudgetSpec {
+    public static final String POOLER_MESSAGE = "spec.database.pooler is not available on a DatabaseBudget (a pooler "
+            + "is a Deployment of one namespace): give it to the PoolPolicy of the apps behind the pooler";
 
     @Required
     @JsonPropertyDescription("The database: the same fields as a PoolPolicy's inline spec.database.")

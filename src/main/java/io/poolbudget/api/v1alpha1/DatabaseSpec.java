@@ -9,9 +9,14 @@ import io.fabric8.generator.annotation.ValidationRule;
 import io.poolbudget.sizing.Limits;
 
 @ValidationRule(value = "!has(self.maxConnections) || self.reservedConnections < self.maxConnections", message = "database.reservedConnections must be below database.maxConnections: lower reservedConnections or raise maxConnections")
-@ValidationRule(value = "has(self.cores) || has(self.budget)", message = "database.cores is required unless database.budget is given: the database server's CPU cores, or an "
-        + "explicit budget of connections")
+@ValidationRule(value = "has(self.cores) || has(self.budget) || has(self.pooler)", message = "database.cores is required unless database.budget or database.pooler is given: the database server's "
+        + "CPU cores, an explicit budget of connections, or the pooler the apps connect through")
+@ValidationRule(value = "!has(self.pooler) || !(has(self.cores) || has(self.budget) || has(self.maxConnections) || has(self.observe))", message = DatabaseSpec.POOLER_MESSAGE)
 public class DatabaseSpec {
+    /** The CRD's rule on spec.database.pooler, and the same words from plan and the operator. */
+    public static final String POOLER_MESSAGE = "database.pooler sizes the apps against the client connections the "
+            + "pooler accepts: remove database.cores, budget, maxConnections and observe, which describe a database "
+            + "server (give them to the pooler's own policy)";
 
     @Size(max = Limits.NAME_LENGTH)
     @JsonPropertyDescription("A display name for the database (shown by kubectl get and the dashboard).")
@@ -64,6 +69,13 @@ public class DatabaseSpec {
             + "flags an app that ignores the injected size and clients the policy does not know.")
     private ObserveSpec observe;
 
+    @JsonPropertyDescription("The apps connect through this pooler (PgBouncer) instead of to the database: their pools "
+            + "are sized against the client connections it accepts, max_client_conn x its pods - reservedConnections. "
+            + "The pooler's server side is a target of a policy of its own, with preset pgbouncer.")
+    private PoolerRef pooler;
+
+    public PoolerRef getPooler() { return pooler; }
+    public void setPooler(PoolerRef pooler) { this.pooler = pooler; }
     public Integer getInstances() { return instances; }
     public void setInstances(Integer instances) { this.instances = instances; }
     public ObserveSpec getObserve() { return observe; }

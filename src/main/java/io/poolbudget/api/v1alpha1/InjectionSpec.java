@@ -36,7 +36,7 @@ public class InjectionSpec {
             + "Leave resize at Rollout";
     /** The presets whose pools the agent cannot resize, as a CEL list ({@code PresetTableTest} checks it). */
     public static final String NOT_LIVE_CEL = "['quarkus-reactive', 'spring-r2dbc', 'ecto', 'gitea', 'mattermost', "
-            + "'pgx', 'prisma', 'npgsql', 'rails']";
+            + "'pgx', 'prisma', 'npgsql', 'rails', 'pgbouncer', 'pgbouncer-bitnami']";
     /** The presets whose variables take a datasource name, as a CEL list ({@code PresetTableTest} checks it). */
     public static final String NAMED_CEL = "['quarkus-agroal', 'micronaut-hikari', 'quarkus-reactive']";
     /** The presets whose size goes into a connection string, as a CEL list ({@code PresetTableTest} checks it). */
@@ -62,6 +62,8 @@ public class InjectionSpec {
             + "MM_SQLSETTINGS_MAXOPENCONNS, _MAXIDLECONNS (default 300). pgx: pool_max_conns=$(POOLBUDGET_MAX_POOL_SIZE)"
             + " in the URL (default max(4, CPUs)). prisma: connection_limit= (default 2 x physical CPUs + 1). npgsql: "
             + "Maximum Pool Size= (default 100). rails: ?pool= in DATABASE_URL (default 5 per process). "
+            + "pgbouncer: DEFAULT_POOL_SIZE, MAX_DB_CONNECTIONS, the server connections of each pooler pod per "
+            + "database (default 20). pgbouncer-bitnami: PGBOUNCER_DEFAULT_POOL_SIZE, _MAX_DB_CONNECTIONS (default 20). "
             + "docs/reference/presets.md. Set this or maxPoolSizeEnv.";
 
     @JsonPropertyDescription(PRESET_DESCRIPTION)

@@ -44,7 +44,21 @@ public enum Preset {
     NPGSQL(".NET Npgsql (connection string keywords)", url("Maximum Pool Size", "Minimum Pool Size"),
             AppDefault.of(100), 1), @JsonProperty("rails")
     RAILS("Rails 6-8 (DATABASE_URL ?pool=; a pool per Puma worker: pools per pod = the template's WEB_CONCURRENCY)",
-            url("pool", null), AppDefault.of(5), 1);
+            url("pool", null), AppDefault.of(5), 1), @JsonProperty("pgbouncer")
+    PGBOUNCER("PgBouncer images configured by variables (edoburu/pgbouncer and the like): the pool size is the pod's "
+            + "server connections to each database; max_db_connections caps them whatever the users",
+            env("DEFAULT_POOL_SIZE", null, "MAX_DB_CONNECTIONS"), AppDefault.of(20),
+            1), @JsonProperty("pgbouncer-bitnami")
+    PGBOUNCER_BITNAMI("PgBouncer, Bitnami's image (PGBOUNCER_* variables); as pgbouncer",
+            env("PGBOUNCER_DEFAULT_POOL_SIZE", null, "PGBOUNCER_MAX_DB_CONNECTIONS"), AppDefault.of(20), 1);
+
+    /**
+     * The variables a pooler's image reads its client limit (max_client_conn) from, and PgBouncer's default: what a
+     * policy whose spec.database.pooler names that pooler may have its apps open together, per pooler pod.
+     */
+    public static final java.util.List<String> CLIENT_LIMIT_ENV = java.util.List.of("MAX_CLIENT_CONN",
+            "PGBOUNCER_MAX_CLIENT_CONN");
+    public static final int PGBOUNCER_MAX_CLIENT_CONN = 100;
 
     /** HikariCP's maximumPoolSize when none is configured; also assumed for explicit variable names. */
     public static final int HIKARI_DEFAULT = 10;
@@ -157,6 +171,14 @@ public enum Preset {
             case SPRING_BOOT_HIKARI, QUARKUS_AGROAL, MICRONAUT_HIKARI, HIKARI_ENV, KEYCLOAK -> true;
             default -> false;
         };
+    }
+
+    /**
+     * Whether it sizes a pooler (PgBouncer): its pool size is server connections per pod per database, and apps
+     * behind it are sized by a policy of their own against its client limit (spec.database.pooler).
+     */
+    public boolean pooler() {
+        return this == PGBOUNCER || this == PGBOUNCER_BITNAMI;
     }
 
     /** Whether its variable names take a datasource name (spec.injection.datasource). */
