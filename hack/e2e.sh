@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What the end-to-end tier (*E2E) needs beside the test cluster, started and stopped by ./mvnw verify:
-# the image tarballs (the example apps, JVM, Go and Node.js, the public JVM apps, and the operator), the real node joined to the test cluster, and the test PostgreSQL and MariaDB.
+# the image tarballs (the example apps, JVM, Go and Node.js, the public JVM apps, PgBouncer, and the operator), the real node joined to the test cluster, and the test PostgreSQL and MariaDB.
 #
 #   hack/e2e.sh up     after hack/cluster/up.sh --for-tests
 #   hack/e2e.sh down   before hack/cluster/down.sh --for-tests (which would stop the node anyway)
@@ -13,6 +13,7 @@ case "${1:-}" in
     "$ROOT/hack/images/app-image.sh"
     "$ROOT/hack/images/go-app-image.sh"
     "$ROOT/hack/images/node-app-image.sh"
+    "$ROOT/hack/images/pgbouncer-image.sh"
     "$ROOT/hack/images/public-apps-image.sh"
     "$ROOT/hack/images/operator-image.sh"
     "$ROOT/hack/cluster/node.sh" up --for-tests

@@ -31,7 +31,7 @@ final class RealApps implements AutoCloseable {
     private final KubernetesClient client;
     private final String ns;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    private final ExecutorService load = Executors.newFixedThreadPool(2, r -> {
+    private final ExecutorService load = Executors.newCachedThreadPool(r -> {
         var t = new Thread(r, "e2e-load");
         t.setDaemon(true);
         return t;
@@ -76,9 +76,10 @@ final class RealApps implements AutoCloseable {
                 .endContainer().endSpec().endTemplate().endSpec().build();
     }
 
-    /** Ready, not terminating pods of the namespace's apps. */
+    /** Ready, not terminating pods of the namespace's example apps (not, say, a pooler beside them). */
     List<Pod> readyPods() {
         return client.pods().inNamespace(ns).list().getItems().stream()
+                .filter(p -> p.getSpec().getContainers().stream().anyMatch(c -> IMAGE.equals(c.getImage())))
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null
                         && p.getStatus().getPodIP() != null && p.getStatus().getConditions().stream()
                                 .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
@@ -87,8 +88,13 @@ final class RealApps implements AutoCloseable {
 
     /** Two clients sending short transactions to every ready pod in turn, until {@link #close}. */
     void startLoad() {
+        startLoad(2);
+    }
+
+    /** {@code clients} clients sending short transactions to every ready pod in turn, until {@link #close}. */
+    void startLoad(int clients) {
         loading = true;
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < clients; i++) {
             load.submit(() -> {
                 while (loading) {
                     for (Pod p : readyPods()) {
