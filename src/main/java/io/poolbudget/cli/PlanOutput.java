@@ -84,6 +84,10 @@ final class PlanOutput {
                 out.append("  ").append(t.id()).append('\n');
                 out.append("    ").append(t.peak().explanation()).append('\n');
                 out.append("    ").append(t.explanation()).append('\n');
+                out.append("    ").append(t.fit().describe(t.peak())).append('\n');
+                if (t.strategyCost() != null) {
+                    out.append("    ").append(t.strategyCost()).append('\n');
+                }
             }
             out.append('\n');
         }
@@ -122,6 +126,9 @@ final class PlanOutput {
                 o.put("weight", t.weight());
                 o.put("poolSize", t.poolSize());
                 o.put("connections", t.connections());
+                o.put("replicasThatFit", t.fit().replicas());
+                o.put("connectionsLeft", t.fit().left());
+                o.put("withoutSurge", t.strategyCost());
                 o.putObject("explanation").put("peakPods", t.peak().explanation()).put("poolSize", t.explanation());
             }
         }

@@ -21,6 +21,24 @@ public final class PoolSizer {
     /** The same for a budget already known: a policy's share of a budget several namespaces draw on. */
     public static Allocation allocate(Budget budget, List<TargetInput> targets) {
         requireUniqueIds(targets);
+        Allocation a = allocation(budget, targets);
+        if (a.verdict() != Allocation.Verdict.FITS) {
+            return a;
+        }
+        String[] costs = StrategyCost.of(budget, targets, a.targets());
+        List<TargetAllocation> out = new ArrayList<>(a.targets().size());
+        for (int i = 0; i < costs.length; i++) {
+            out.add(a.targets().get(i).withStrategyCost(costs[i]));
+        }
+        return new Allocation(a.budget(), List.copyOf(out), a.verdict(), a.unallocatedReason());
+    }
+
+    /** The allocation alone, without what-ifs: for {@link StrategyCost}'s own. */
+    static List<TargetAllocation> allocateOnly(Budget budget, List<TargetInput> targets) {
+        return allocation(budget, targets).targets();
+    }
+
+    private static Allocation allocation(Budget budget, List<TargetInput> targets) {
         int n = targets.size();
         PeakPods[] peaks = new PeakPods[n];
         long required = 0;
@@ -43,7 +61,7 @@ public final class PoolSizer {
         int[] sizes = result.sizes();
         List<TargetAllocation> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(new TargetAllocation(peaks[i], sizes[i], share, null));
+            out.add(new TargetAllocation(peaks[i], sizes[i], share, null, fit(peaks[i], budget, required), null));
         }
         String unallocatedReason = result.blockedTarget() < 0
                 ? (anyPods ? "every target is at its maxPoolSize" : "no target has pods planned")
@@ -92,9 +110,17 @@ public final class PoolSizer {
         List<TargetAllocation> out = new ArrayList<>(targets.size());
         for (int i = 0; i < targets.size(); i++) {
             TargetInput t = targets.get(i);
-            out.add(new TargetAllocation(peaks[i], t.minPoolSize(), Double.NaN, why));
+            out.add(new TargetAllocation(peaks[i], t.minPoolSize(), Double.NaN, why, fit(peaks[i], budget, required),
+                    null));
         }
         return new Allocation(budget, List.copyOf(out), Allocation.Verdict.OVERSUBSCRIBED, why);
+    }
+
+    /** How far a target may grow: {@code required} is what every target needs at its minPoolSize. */
+    private static Fit fit(PeakPods peak, Budget budget, long required) {
+        long own = Limits.saturatedMultiply(peak.cost(), peak.target().minPoolSize());
+        long others = required == Long.MAX_VALUE ? Long.MAX_VALUE : required - own;
+        return Fit.of(peak, budget.connections(), others);
     }
 
     /** The target that needs the most at its minPoolSize (ties: the first id), and why: what to change first. */

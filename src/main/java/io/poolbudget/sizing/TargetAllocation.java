@@ -5,9 +5,16 @@ import java.util.Locale;
 /**
  * What one target gets: its per-pod pool size and the connections its peak pods can hold.
  * {@code fairShare} is the continuous share per unit of weight (infinite when the budget covers
- * every maximum); {@code oversubscribed} is the reason minimums apply, or null when the plan fits.
+ * every maximum); {@code oversubscribed} is the reason minimums apply, or null when the plan fits; {@code fit}, how far
+ * it may grow with every target at its minimum; {@code strategyCost}, what its rollout surge costs it, said (null where
+ * nothing, or not computed).
  */
-public record TargetAllocation(PeakPods peak, int poolSize, double fairShare, String oversubscribed) {
+public record TargetAllocation(PeakPods peak, int poolSize, double fairShare, String oversubscribed, Fit fit,
+        String strategyCost) {
+
+    TargetAllocation withStrategyCost(String cost) {
+        return new TargetAllocation(peak, poolSize, fairShare, oversubscribed, fit, cost);
+    }
 
     public String id() {
         return peak.target().id();

@@ -59,6 +59,9 @@ final class TargetRows {
         t.setName(o.name());
         if (o.allocation() != null) {
             t.setPoolSize(o.allocation().poolSize());
+            // what admission compares a scale against: in every row, detailed or not
+            t.setReplicasThatFit(o.allocation().fit().replicas());
+            t.setConnectionsLeft(o.allocation().fit().left());
             // remembered, like pendingSince: the plan reads them back on the next pass
             var recent = o.workload() == null ? null : marks.get(o.workload().id());
             if (recent != null && !recent.isEmpty()) {
@@ -70,8 +73,9 @@ final class TargetRows {
                 t.setPeakPods(o.allocation().peak().total());
                 t.setConnections(o.allocation().connections());
                 String advice = o.allocation().reserveAdvice(budget);
+                String cost = o.allocation().strategyCost();
                 t.setExplanation(o.allocation().peak().explanation() + "; " + o.allocation().explanation()
-                        + (advice == null ? "" : ". Note: " + advice));
+                        + (cost == null ? "" : "; " + cost) + (advice == null ? "" : ". Note: " + advice));
             }
         }
         t.setAppliedPoolSize(o.applied());

@@ -48,7 +48,8 @@ public final class DashboardView {
 
     public record ConditionView(String type, String status, String reason, String message, String since) {}
 
-    public record TargetView(String kind, String name, Long basisReplicas, Long peakPods, Long seenTerminatingPods,
+    public record TargetView(String kind, String name, Long basisReplicas, Long replicasThatFit, Long peakPods,
+            Long seenTerminatingPods,
             Integer poolSize, Integer appliedPoolSize, Long connections, Long live, Long observed,
             String state, String message, String pendingSince, String raiseAt, String explanation, String resize) {}
 
@@ -140,7 +141,7 @@ public final class DashboardView {
         if (t.getPendingSince() != null) {
             raiseAt = Instant.parse(t.getPendingSince()).plus(window).toString();
         }
-        return new TargetView(t.getKind(), t.getName(), t.getBasisReplicas(), t.getPeakPods(),
+        return new TargetView(t.getKind(), t.getName(), t.getBasisReplicas(), t.getReplicasThatFit(), t.getPeakPods(),
                 t.getSeenTerminatingPods(),
                 t.getPoolSize(), t.getAppliedPoolSize(), t.getConnections(), t.getLiveConnections(),
                 t.getObservedConnections(), t.getState(),

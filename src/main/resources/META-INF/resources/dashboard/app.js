@@ -125,12 +125,13 @@ function budget(p) {
 }
 
 function targets(p) {
-  const head = el("tr", {}, ...["Workload", "State", "Basis replicas", "Peak pods", "Pool size (wanted / applied)",
+  const head = el("tr", {}, ...["Workload", "State", "Basis replicas (fit up to)", "Peak pods", "Pool size (wanted / applied)",
     p.observed ? "Connections (planned / now / at the database)" : "Connections (planned / now)", "Note"].map((h, i) => el("th", { class: i >= 2 && i <= 5 ? "num" : null }, h)));
   const rows = p.targets.map((t) => el("tr", { "data-target": t.name ? t.kind + "/" + t.name : null },
     el("td", {}, t.name ? t.kind + "/" + t.name : "(no workload)"),
     el("td", { class: "state " + t.state }, t.state),
-    el("td", { class: "num" }, n(t.basisReplicas)),
+    el("td", { class: "num", "data-field": "fit" }, n(t.basisReplicas)
+      + (t.replicasThatFit !== null && t.replicasThatFit !== undefined ? " (≤ " + n(t.replicasThatFit) + ")" : "")),
     el("td", { class: "num", "data-field": "peakPods" }, n(t.peakPods)),
     el("td", { class: "num", "data-field": "poolSize" }, n(t.poolSize) + " / " + n(t.appliedPoolSize)),
     el("td", { class: "num", "data-field": "connections" }, n(t.connections) + " / " + n(t.live)

@@ -41,6 +41,36 @@ class PoolSizerPropertiesTest {
         }
     }
 
+    @Property(tries = 300)
+    void theFitIsTheLargestCountAtWhichEveryMinimumStillFits(@ForAll("targets") List<TargetInput> targets,
+            @ForAll @IntRange(min = 1, max = 3000) int budget,
+            @ForAll @IntRange(min = 0, max = 100) int which) {
+        var a = PoolSizer.allocate(db(budget), targets);
+        TargetInput t = targets.get(which % targets.size());
+        Fit fit = a.target(t.id()).fit();
+        if (fit.replicas() == null) {
+            assertThat(a.target(t.id()).peak().basis()).isEqualTo(Basis.FIXED);
+            return;
+        }
+        long r = fit.replicas();
+        if (r > 0) {
+            assertThat(minimumsFitAt(targets, t, r, budget)).as("%s at %d", t.id(), r).isTrue();
+        }
+        if (r < Limits.REPLICAS) {
+            assertThat(minimumsFitAt(targets, t, r + 1, budget)).as("%s at %d", t.id(), r + 1).isFalse();
+        }
+    }
+
+    /** Whether every target's minimum fits when {@code t}'s basis names {@code count}. */
+    private static boolean minimumsFitAt(List<TargetInput> targets, TargetInput t, long count, int budget) {
+        var basis = PeakPods.of(t).basis();
+        var changed = basis == Basis.HPA_MAX && t.hpaMaxReplicas() != null
+                ? t.toBuilder().hpaMaxReplicas((int) Math.max(1, count)).replicas((int) Math.min(t.replicas(), count))
+                : t.toBuilder().replicas((int) count);
+        var all = targets.stream().map(x -> x == t ? changed.build() : x).toList();
+        return PoolSizer.allocate(db(budget), all).verdict() == Allocation.Verdict.FITS;
+    }
+
     @Property(tries = 500)
     void moreBudgetNeverLowersASize(@ForAll("targets") List<TargetInput> targets,
             @ForAll @IntRange(min = 1, max = 3000) int budget,

@@ -18,6 +18,27 @@ class PoolSizerTest {
     }
 
     @Test
+    void whatTheSurgeCostsIsSaidAndTheFitIsTheLargestCountThatStillFits() {
+        var surge = new Rollout.RollingUpdate(IntOrPercent.of(1), IntOrPercent.of(0));
+        // 4 + 1 surge + 1 terminating = 6 peak pods: 15 / 6 -> 2; with maxSurge 0: 4 + 0 + 1 = 5 -> 3
+        var a = PoolSizer.allocate(budget(15), List.of(pods("web", 4).rollout(surge).build()));
+        var web = a.target("web");
+        assertThat(web.poolSize()).isEqualTo(2);
+        assertThat(web.strategyCost()).isEqualTo("with maxSurge 0 (maxUnavailable 1) web would get pool 3 instead of "
+                + "2 (peak pods 5 instead of 6): its rollout would stop old pods before starting their replacements");
+        // at minPoolSize 1, R + 1 + 1 <= 15: up to 13 replicas
+        assertThat(web.fit()).isEqualTo(new Fit(13L, 15));
+        assertThat(web.fit().describe(web.peak())).isEqualTo("fits up to 13 replicas at minPoolSize 1 (the budget "
+                + "leaves 15 connections beside the other targets' minimums)");
+        var recreate = PoolSizer.allocate(budget(15), List.of(pods("web", 4).build(), pods("api", 3).minPoolSize(2)
+                .build()));
+        assertThat(recreate.target("web").strategyCost()).as("no surge, nothing to say").isNull();
+        assertThat(recreate.target("web").fit()).as("api's minimum takes 6").isEqualTo(new Fit(9L, 9));
+        var fixed = PoolSizer.allocate(budget(15), List.of(pods("web", 4).basis(Basis.FIXED).fixedReplicas(4).build()));
+        assertThat(fixed.target("web").fit().replicas()).isNull();
+    }
+
+    @Test
     void aPoolOfOneKeptThereByTheRolloutReserveIsExplainedWithWhatToChange() {
         // 2 replicas + 1 surge + 1 terminating = 4 peak pods; budget 4 -> 1 per pod, the running pods use 2 of 4
         var rolling = Rollout.RollingUpdate.DEFAULT;

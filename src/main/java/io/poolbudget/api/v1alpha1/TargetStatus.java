@@ -15,6 +15,15 @@ public class TargetStatus {
     @JsonPropertyDescription("Pods that can hold connections at once: basis + surge + terminating.")
     private Long peakPods;
 
+    @JsonPropertyDescription("The most replicas (for basis HpaMax: the most HPA maxReplicas) this target may plan for "
+            + "and still fit the budget with every target at its minPoolSize; absent for basis Fixed. The chart's "
+            + "admission policy warns at a scale past it.")
+    private Long replicasThatFit;
+
+    @JsonPropertyDescription("Connections the budget leaves this target beside the other targets at their minPoolSize "
+            + "(below zero when those alone exceed it).")
+    private Long connectionsLeft;
+
     @JsonPropertyDescription("The most old pods of one of this workload's last 3 rollouts seen terminating at once "
             + "(see terminatingSeen). When that is more than one rollout step (their shutdown outlasts a step), peak pods "
             + "plan for that many, unless terminatingPods is set.")
@@ -98,6 +107,10 @@ public class TargetStatus {
     public void setBasisReplicas(Long basisReplicas) { this.basisReplicas = basisReplicas; }
     public Long getPeakPods() { return peakPods; }
     public void setPeakPods(Long peakPods) { this.peakPods = peakPods; }
+    public Long getReplicasThatFit() { return replicasThatFit; }
+    public void setReplicasThatFit(Long replicasThatFit) { this.replicasThatFit = replicasThatFit; }
+    public Long getConnectionsLeft() { return connectionsLeft; }
+    public void setConnectionsLeft(Long connectionsLeft) { this.connectionsLeft = connectionsLeft; }
     public Integer getPoolSize() { return poolSize; }
     public void setPoolSize(Integer poolSize) { this.poolSize = poolSize; }
     public Integer getAppliedPoolSize() { return appliedPoolSize; }
