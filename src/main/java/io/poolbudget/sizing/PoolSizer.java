@@ -21,7 +21,7 @@ public final class PoolSizer {
     /** The same for a budget already known: a policy's share of a budget several namespaces draw on. */
     public static Allocation allocate(Budget budget, List<TargetInput> targets) {
         requireUniqueIds(targets);
-        Allocation a = allocation(budget, targets);
+        Allocation a = allocation(budget, targets, true);
         if (a.verdict() != Allocation.Verdict.FITS) {
             return a;
         }
@@ -33,12 +33,12 @@ public final class PoolSizer {
         return new Allocation(a.budget(), List.copyOf(out), a.verdict(), a.unallocatedReason());
     }
 
-    /** The allocation alone, without what-ifs: for {@link StrategyCost}'s own. */
+    /** The sizes alone, without fits or what-ifs: for {@link StrategyCost}'s own. */
     static List<TargetAllocation> allocateOnly(Budget budget, List<TargetInput> targets) {
-        return allocation(budget, targets).targets();
+        return allocation(budget, targets, false).targets();
     }
 
-    private static Allocation allocation(Budget budget, List<TargetInput> targets) {
+    private static Allocation allocation(Budget budget, List<TargetInput> targets, boolean fits) {
         int n = targets.size();
         PeakPods[] peaks = new PeakPods[n];
         long required = 0;
@@ -48,7 +48,7 @@ public final class PoolSizer {
             required = Limits.saturatedAdd(required, Limits.saturatedMultiply(peaks[i].cost(), t.minPoolSize()));
         }
         if (required > budget.connections()) {
-            return oversubscribed(budget, targets, peaks, required);
+            return oversubscribed(budget, targets, peaks, required, fits);
         }
 
         var apportionment = apportionment(targets, peaks, budget.connections());
@@ -61,7 +61,8 @@ public final class PoolSizer {
         int[] sizes = result.sizes();
         List<TargetAllocation> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(new TargetAllocation(peaks[i], sizes[i], share, null, fit(peaks[i], budget, required), null));
+            out.add(new TargetAllocation(peaks[i], sizes[i], share, null,
+                    fits ? fit(peaks[i], budget, required) : null, null));
         }
         String unallocatedReason = result.blockedTarget() < 0
                 ? (anyPods ? "every target is at its maxPoolSize" : "no target has pods planned")
@@ -97,7 +98,7 @@ public final class PoolSizer {
     }
 
     private static Allocation oversubscribed(Budget budget, List<TargetInput> targets, PeakPods[] peaks,
-            long required) {
+            long required, boolean fits) {
         // a share of a DatabaseBudget says whose share it is (and a share of 0 has no ratio to print)
         String of = budget.term() == Budget.Term.SHARE ? budget.connections() + " (" + budget.explanation() + ")"
                 : Long.toString(budget.connections());
@@ -110,8 +111,8 @@ public final class PoolSizer {
         List<TargetAllocation> out = new ArrayList<>(targets.size());
         for (int i = 0; i < targets.size(); i++) {
             TargetInput t = targets.get(i);
-            out.add(new TargetAllocation(peaks[i], t.minPoolSize(), Double.NaN, why, fit(peaks[i], budget, required),
-                    null));
+            out.add(new TargetAllocation(peaks[i], t.minPoolSize(), Double.NaN, why,
+                    fits ? fit(peaks[i], budget, required) : null, null));
         }
         return new Allocation(budget, List.copyOf(out), Allocation.Verdict.OVERSUBSCRIBED, why);
     }

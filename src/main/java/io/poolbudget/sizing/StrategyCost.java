@@ -10,7 +10,7 @@ import java.util.Locale;
  * {@link #MOST_TARGETS} targets (each target asks the engine once more).
  */
 final class StrategyCost {
-    static final int MOST_TARGETS = 100;
+    static final int MOST_TARGETS = 30;
 
     private StrategyCost() {}
 
