@@ -62,7 +62,8 @@ public class DashboardRoutes {
         var q = new DashboardView.Query(ctx.request().getParam("namespace"), ctx.request().getParam("q"),
                 "true".equals(ctx.request().getParam("problems")), intParam(ctx, "page", 1), intParam(ctx, "size", 25));
         try {
-            String body = JSON.writeValueAsString(DashboardView.page(source.policies(), source.events(), q, window));
+            String body = JSON.writeValueAsString(
+                    DashboardView.page(source.policies(), source.events(), source.budgets(), q, window));
             ctx.response().putHeader("Content-Type", "application/json").end(body);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("dashboard model could not be written as JSON", e);

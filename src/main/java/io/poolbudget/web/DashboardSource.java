@@ -1,5 +1,6 @@
 package io.poolbudget.web;
 
+import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.config.OperatorConfig;
 
 import io.fabric8.kubernetes.api.model.Event;
@@ -37,6 +38,8 @@ public class DashboardSource {
     private final Vertx vertx;
     private volatile List<SharedIndexInformer<PoolPolicy>> policies = List.of();
     private final List<SharedIndexInformer<Event>> events = new ArrayList<>();
+    private final boolean sharedBudgets;
+    private SharedIndexInformer<DatabaseBudget> budgets;
 
     DashboardSource(KubernetesClient client, SharedCaches caches, Vertx vertx, OperatorConfig config) {
         this.client = client;
@@ -44,6 +47,7 @@ public class DashboardSource {
         this.vertx = vertx;
         this.enabled = config.dashboard().enabled();
         this.namespaces = WatchedNamespaces.configured();
+        this.sharedBudgets = config.sharedBudgets().enabled();
     }
 
     public boolean enabled() {
@@ -64,6 +68,10 @@ public class DashboardSource {
             var eventOp = (all ? client.v1().events().inAnyNamespace() : client.v1().events().inNamespace(ns))
                     .withField("involvedObject.kind", "PoolPolicy");
             events.add(eventOp.withLimit(PrunedStore.LIST_LIMIT).runnableInformer(0).itemStore(new PrunedStore<>()));
+        }
+        if (sharedBudgets) { // cluster-scoped and few: the whole database's card reads their status
+            budgets = client.resources(DatabaseBudget.class).runnableInformer(0);
+            budgets.start();
         }
         // start without waiting: the page says "loading" until the first list arrives
         this.policies = policies;
@@ -88,6 +96,9 @@ public class DashboardSource {
     void stop(@Observes ShutdownEvent stop) {
         policies.forEach(SharedIndexInformer::stop);
         events.forEach(SharedIndexInformer::stop);
+        if (budgets != null) {
+            budgets.stop();
+        }
     }
 
     /** True once every cache has had its first list. */
@@ -100,6 +111,11 @@ public class DashboardSource {
     public List<PoolPolicy> policies() {
         return caches.synced() ? caches.policies()
                 : policies.stream().flatMap(i -> i.getStore().list().stream()).toList();
+    }
+
+    /** The DatabaseBudgets, where this installation shares budgets (none before their first list). */
+    public List<DatabaseBudget> budgets() {
+        return budgets == null ? List.of() : budgets.getStore().list();
     }
 
     public List<Event> events() {

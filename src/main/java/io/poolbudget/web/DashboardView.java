@@ -34,8 +34,9 @@ public final class DashboardView {
         }
     }
 
+    /** {@code databases}: the page's policies grouped by database (DatabaseCards), the cards the page draws. */
     public record Page(List<String> namespaces, Totals totals, int page, int pages, int size, List<PolicyView> policies,
-            String stabilizationWindow) {}
+            List<DatabaseCards.DatabaseView> databases, String stabilizationWindow) {}
 
     /** Over every policy the filter keeps, not only this page. */
     public record Totals(int policies, int withProblems, long budget, long allocated, long live) {}
@@ -58,12 +59,18 @@ public final class DashboardView {
     private DashboardView() {}
 
     public static Page page(Collection<PoolPolicy> all, Collection<Event> events, Query q, Duration window) {
+        return page(all, events, List.of(), q, window);
+    }
+
+    /** Sorted by database (a DatabaseBudget's policies together), then namespace and name. */
+    public static Page page(Collection<PoolPolicy> all, Collection<Event> events,
+            Collection<io.poolbudget.api.v1alpha1.DatabaseBudget> budgets, Query q, Duration window) {
         List<String> namespaces = all.stream().map(p -> p.getMetadata().getNamespace()).distinct().sorted().toList();
         List<PoolPolicy> kept = all.stream()
                 .filter(p -> q.namespace() == null || q.namespace().equals(p.getMetadata().getNamespace()))
                 .filter(p -> q.search() == null || matches(p, q.search()))
                 .filter(p -> !q.problemsOnly() || problem(p.getStatus()))
-                .sorted(Comparator.comparing((PoolPolicy p) -> p.getMetadata().getNamespace())
+                .sorted(Comparator.comparing(DatabaseCards::key).thenComparing(p -> p.getMetadata().getNamespace())
                         .thenComparing(p -> p.getMetadata().getName()))
                 .toList();
         var totals = new Totals(kept.size(), (int) kept.stream().filter(p -> problem(p.getStatus())).count(),
@@ -78,7 +85,8 @@ public final class DashboardView {
                         + e.getInvolvedObject().getName() + "/" + e.getInvolvedObject().getUid()));
         List<PolicyView> views = shown.stream().map(p -> view(p, byPolicy.getOrDefault(p.getMetadata().getNamespace()
                 + "/" + p.getMetadata().getName() + "/" + p.getMetadata().getUid(), List.of()), window)).toList();
-        return new Page(namespaces, totals, page, pages, q.size(), views, window.toString());
+        return new Page(namespaces, totals, page, pages, q.size(), views, DatabaseCards.of(shown, views, budgets),
+                window.toString());
     }
 
     private static boolean matches(PoolPolicy p, String search) {

@@ -85,7 +85,32 @@ function draw(data) {
       ? "No PoolPolicies here yet. Apply one with kubectl (see examples/)." : "No policy matches the filter."));
     return;
   }
-  main.replaceChildren(...data.policies.map(policy));
+  main.replaceChildren(...data.databases.map(database));
+}
+
+// One card per database: a DatabaseBudget with its whole budget, each namespace's weight and share, what pods outside
+// its admitted policies hold, and its policies nested; a policy with a database of its own is its own card.
+function database(d) {
+  if (d.kind !== "DatabaseBudget") return policy(d.policies[0]);
+  const known = d.budget !== null && d.budget !== undefined;
+  return el("section", { class: "database", "data-database": d.name },
+    el("h2", {}, "database ", el("b", {}, d.name), el("span", { class: "badge db" }, "DatabaseBudget, shared by namespaces")),
+    known ? el("p", { class: "budgetline", "data-field": "databaseline" },
+      el("b", {}, n(d.allocated)), " of ", el("b", {}, n(d.budget)), " connections allocated to its policies · pods hold ",
+      el("b", {}, n(d.live)), " now · ", el("b", {}, n(d.heldOutside)), " held outside its admitted policies")
+      : el("p", { class: "budgetline" }, "No status from the DatabaseBudget yet (not reconciled, or this installation does not share budgets)"),
+    d.budgetExplanation ? el("div", { class: "explain" }, "budget: " + d.budgetExplanation) : null,
+    d.shares.length ? el("table", {}, el("thead", {}, el("tr", {}, ...["Namespace", "Policy", "Weight", "Share", "Allocated",
+      "Held now", "Note"].map((h, i) => el("th", { class: i >= 2 && i <= 5 ? "num" : null }, h)))),
+      el("tbody", {}, d.shares.map((s) => el("tr", { "data-share": s.namespace + "/" + s.policy },
+        el("td", {}, s.namespace), el("td", {}, s.policy),
+        el("td", { class: "num", "data-field": "weight" }, n(s.weight)),
+        el("td", { class: "num", "data-field": "share" }, n(s.share)),
+        el("td", { class: "num" }, n(s.allocated)), el("td", { class: "num" }, n(s.live)),
+        el("td", { class: "note" }, s.refused || ""))))) : null,
+    d.outside.length ? el("p", { class: "note", "data-field": "outside" }, "Held outside: " + d.outside.map((h) =>
+      h.namespace + "/" + h.policy + " " + n(h.pods) + " pods, " + n(h.connections) + " connections (" + h.reason + ")").join("; ")) : null,
+    el("div", { class: "nested" }, ...d.policies.map(policy)));
 }
 
 function policy(p) {

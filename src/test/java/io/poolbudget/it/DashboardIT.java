@@ -18,6 +18,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
@@ -37,6 +38,8 @@ import org.openqa.selenium.logging.LoggingPreferences;
 class DashboardIT extends OperatorTestBase {
     private static final Path SHOTS = Path.of("target/screenshots");
     private static ChromeDriver browser;
+    @RegisterExtension
+    final SharedBudgetFixture shared = new SharedBudgetFixture(getClass());
 
     @BeforeAll
     static void start() throws Exception {
@@ -133,6 +136,58 @@ class DashboardIT extends OperatorTestBase {
                 "return performance.getEntriesByType('resource').map(e => e.name)");
         assertThat(loaded).isNotEmpty()
                 .allMatch(u -> u.startsWith("http://localhost:" + operator.port() + "/dashboard/"));
+    }
+
+    /**
+     * Issue 46, item 6: the page by database. A DatabaseBudget of 32 shared by two namespaces (weights 3 and 1) is one
+     * card: the whole budget, each namespace's weight and share (24 and 8), what is held outside its admitted
+     * policies, and both policies nested in it, not two unrelated cards with budgets 24 and 8.
+     */
+    @Test
+    void aDatabaseBudgetIsOneCardWithItsWholeBudgetEachNamespacesShareAndItsPolicies() throws Exception {
+        String nsA = ns;
+        String nsB = otherNamespace();
+        shared.admit(nsA);
+        shared.admit(nsB);
+        shared.apply("{name: shared-pg, budget: 32}", nsA, 3, nsB, 1);
+        create(deployment("a", 2, Map.of()));
+        applyPolicy(shared.policy("hikari-env", "a"));
+        in(nsB, () -> {
+            create(deployment("b", 1, Map.of()));
+            applyPolicy(shared.policy("hikari-env", "b"));
+        });
+        awaitPolicy("db", p -> p.getStatus().getBudget() != null && p.getStatus().getBudget().getConnections() == 24L);
+        in(nsB, () -> awaitPolicy("db", p -> p.getStatus().getBudget() != null
+                && p.getStatus().getBudget().getConnections() == 8L));
+
+        browser.get("http://localhost:" + operator.port() + "/dashboard/");
+        await(() -> {
+            var search = browser.findElement(By.id("search"));
+            if (!shared.name.equals(search.getDomProperty("value"))) {
+                search.clear();
+                search.sendKeys(shared.name);
+            }
+            return browser.findElements(By.cssSelector("section[data-database='" + shared.name + "']")).size() == 1;
+        });
+        await(() -> card().findElement(By.cssSelector("[data-field=databaseline]")).getText()
+                .contains("of 32 connections allocated to its policies"));
+        await(() -> share(nsA, "share").equals("24") && share(nsB, "share").equals("8"));
+        assertThat(share(nsA, "weight")).isEqualTo("3");
+        assertThat(share(nsB, "weight")).isEqualTo("1");
+        assertThat(card().findElements(By.cssSelector("article[data-policy]"))).extracting(e -> e.getAttribute(
+                "data-policy")).containsExactlyInAnyOrder(nsA + "/db", nsB + "/db");
+        assertThat(browser.findElements(By.cssSelector("#policies > article[data-policy]")))
+                .as("no policy of the budget outside its card").isEmpty();
+        shot("dashboard-3-database-budget");
+    }
+
+    private WebElement card() {
+        return browser.findElement(By.cssSelector("section[data-database='" + shared.name + "']"));
+    }
+
+    private String share(String namespace, String field) {
+        return card().findElement(By.cssSelector("tr[data-share='" + namespace + "/db'] [data-field=" + field + "]"))
+                .getText();
     }
 
     @Test
