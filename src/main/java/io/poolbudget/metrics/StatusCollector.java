@@ -211,7 +211,7 @@ final class StatusCollector extends Collector {
                         t -> num(t.getPeakPods())),
                 new Series<>("poolbudget_target_replicas_that_fit", "The most replicas (HPA maxReplicas for basis "
                         + "HpaMax) the target may plan for within the budget at minPoolSize (status.targets[]."
-                        + "replicasThatFit); NaN for basis Fixed", t -> num(t.getReplicasThatFit())),
+                        + "replicasThatFit)", t -> num(t.getReplicasThatFit())),
                 new Series<>("poolbudget_target_pool_size",
                         "Per-pod pool size the plan wants (status.targets[].poolSize)",
                         t -> num(t.getPoolSize())),

@@ -23,12 +23,18 @@ public record Budget(long connections, Term term, String explanation) {
      * "MAX_CLIENT_CONN of Deployment/pgbouncer". A pooler with no pods accepts nobody: a budget of 0.
      */
     public static Budget pooler(long clientLimit, String limitSource, int pods, String pooler, long reserved) {
+        return pooler(clientLimit, limitSource, pods, pods == 1 ? "1 pod" : pods + " pods", pooler, reserved);
+    }
+
+    /** The same, {@code podsWhy} saying how the pods were counted ("3 pods (4 replicas − 1 maxUnavailable ...)"). */
+    public static Budget pooler(long clientLimit, String limitSource, int pods, String podsWhy, String pooler,
+            long reserved) {
         Check.atLeast("database.pooler.maxClientConn", clientLimit, 1);
         Check.atLeast("database.reservedConnections", reserved, 0);
         long all = Limits.saturatedMultiply(clientLimit, pods);
         long left = Math.max(0, all - reserved);
         return new Budget(left, Term.POOLER, "budget " + left + " = max_client_conn " + clientLimit + " ("
-                + limitSource + ") × " + pods + (pods == 1 ? " pod" : " pods") + " of " + pooler
+                + limitSource + ") × " + podsWhy + " of " + pooler
                 + (reserved > 0 ? " − " + reserved + " reserved" : "") + ": client connections the pooler accepts; "
                 + "its server side is counted against the database by the pooler's own policy");
     }

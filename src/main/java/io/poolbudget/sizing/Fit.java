@@ -2,8 +2,8 @@ package io.poolbudget.sizing;
 
 /**
  * How far one target may grow before the budget can no longer hold every target at its minPoolSize: the largest count
- * its basis may name ({@code replicas}: its replicas for Current, its HPA's maxReplicas for HpaMax; null for Fixed,
- * which no scale changes) and the connections the budget leaves it beside the other targets' minimums ({@code left},
+ * its basis may name ({@code replicas}: its replicas for Current and Fixed, where pods running past fixedReplicas
+ * count too; its HPA's maxReplicas for HpaMax) and the connections the budget leaves it beside the other targets' minimums ({@code left},
  * below zero when those alone exceed it). What admission warns against before a scale, and what {@code plan} shows.
  */
 public record Fit(Long replicas, long left) {
@@ -11,9 +11,6 @@ public record Fit(Long replicas, long left) {
     /** {@code others}: the connections every other target needs at its minPoolSize, at its peak pods. */
     static Fit of(PeakPods peak, long budget, long others) {
         long left = budget - others; // others saturates at Long.MAX_VALUE: no overflow below zero
-        if (peak.basis() == Basis.FIXED) {
-            return new Fit(null, left);
-        }
         if (need(peak, 0) > left) {
             return new Fit(0L, left);
         }
@@ -46,9 +43,6 @@ public record Fit(Long replicas, long left) {
 
     /** "fits up to 23 replicas at minPoolSize 1 (the budget leaves 24 connections beside the other targets' minimums)". */
     public String describe(PeakPods peak) {
-        if (replicas == null) {
-            return "basis Fixed: a scale does not change its plan";
-        }
         TargetInput t = peak.target();
         String what = peak.basis() == Basis.HPA_MAX && t.hpaMaxReplicas() != null ? "an HPA maxReplicas of " + replicas
                 : replicas + " replicas";

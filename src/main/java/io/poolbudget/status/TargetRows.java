@@ -59,7 +59,8 @@ final class TargetRows {
         t.setName(o.name());
         if (o.allocation() != null) {
             t.setPoolSize(o.allocation().poolSize());
-            // what admission compares a scale against: in every row, detailed or not
+            // what the fit guard compares a raise against, in every row written (the first DETAILED_TARGETS and
+            // every pending one; a target without a row is not guarded)
             t.setReplicasThatFit(o.allocation().fit().replicas());
             t.setConnectionsLeft(o.allocation().fit().left());
             // remembered, like pendingSince: the plan reads them back on the next pass

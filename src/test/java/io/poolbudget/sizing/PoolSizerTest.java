@@ -35,7 +35,7 @@ class PoolSizerTest {
         assertThat(recreate.target("web").strategyCost()).as("no surge, nothing to say").isNull();
         assertThat(recreate.target("web").fit()).as("api's minimum takes 6").isEqualTo(new Fit(9L, 9));
         var fixed = PoolSizer.allocate(budget(15), List.of(pods("web", 4).basis(Basis.FIXED).fixedReplicas(4).build()));
-        assertThat(fixed.target("web").fit().replicas()).isNull();
+        assertThat(fixed.target("web").fit().replicas()).as("pods past fixedReplicas count too").isEqualTo(15L);
     }
 
     @Test

@@ -16,8 +16,8 @@ public class TargetStatus {
     private Long peakPods;
 
     @JsonPropertyDescription("The most replicas (for basis HpaMax: the most HPA maxReplicas) this target may plan for "
-            + "and still fit the budget with every target at its minPoolSize; absent for basis Fixed. The chart's "
-            + "admission policy warns at a scale past it.")
+            + "and still fit the budget with every target at its minPoolSize. The chart's fit guard warns at a raise "
+            + "past it.")
     private Long replicasThatFit;
 
     @JsonPropertyDescription("Connections the budget leaves this target beside the other targets at their minPoolSize "
