@@ -71,8 +71,19 @@ public final class PoolerTier {
             source = "from " + pooler.id() + "'s pod template";
         }
         long reserved = db.getReservedConnections() == null ? 0 : db.getReservedConnections();
+        // while the pooler rolls (every size its own policy changes), maxUnavailable of its pods accept nobody
+        int pods = pooler.replicas();
+        String podsWhy = pods == 1 ? "1 pod" : pods + " pods";
+        if (pooler.rollout() instanceof io.poolbudget.sizing.Rollout.RollingUpdate r && pods > 0) {
+            int down = (int) Math.min(pods, r.unavailable(pods));
+            if (down > 0) {
+                podsWhy = (pods - down) + (pods - down == 1 ? " pod" : " pods") + " (" + pods + " replicas − " + down
+                        + " maxUnavailable while it rolls)";
+                pods -= down;
+            }
+        }
         try {
-            return Budget.pooler(limit, source, pooler.replicas(), pooler.id(), reserved);
+            return Budget.pooler(limit, source, pods, podsWhy, pooler.id(), reserved);
         } catch (InvalidInputException e) {
             throw new InvalidPolicyException("spec." + e.field(), e.getMessage().substring(e.field().length() + 1));
         }

@@ -77,6 +77,26 @@ class PlanPoolerTest {
     }
 
     @Test
+    void podsAPoolerRollingUpdateTakesDownAcceptNobody() {
+        var run = PlanCommandTest.plan(SERVER + """
+                ---
+                apiVersion: poolbudget.io/v1alpha1
+                kind: PoolPolicy
+                metadata: {name: clients}
+                spec: {database: {pooler: {name: pgbouncer}}, injection: {preset: hikari-env}, targets: [{name: app}]}
+                ---
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: pgbouncer}
+                spec: {replicas: 4}
+                """, "-f", "-"); // Kubernetes' default strategy: maxUnavailable 25% = 1 of 4
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("budget 300 = max_client_conn 100 (PgBouncer's default: Deployment/pgbouncer "
+                + "sets no MAX_CLIENT_CONN or PGBOUNCER_MAX_CLIENT_CONN) × 3 pods (4 replicas − 1 maxUnavailable while "
+                + "it rolls) of Deployment/pgbouncer");
+    }
+
+    @Test
     void aPoolerWithNoPodsAcceptsNoClients() {
         var run = plan("{pooler: {name: pgbouncer}}", "", 0);
         assertThat(run.exit()).isEqualTo(3);
