@@ -39,7 +39,7 @@ public class DashboardSource {
     private volatile List<SharedIndexInformer<PoolPolicy>> policies = List.of();
     private final List<SharedIndexInformer<Event>> events = new ArrayList<>();
     private final boolean sharedBudgets;
-    private SharedIndexInformer<DatabaseBudget> budgets;
+    private volatile SharedIndexInformer<DatabaseBudget> budgets;
 
     DashboardSource(KubernetesClient client, SharedCaches caches, Vertx vertx, OperatorConfig config) {
         this.client = client;
@@ -103,8 +103,9 @@ public class DashboardSource {
 
     /** True once every cache has had its first list. */
     public boolean synced() {
+        var shared = budgets;
         return (caches.synced() || policies.stream().allMatch(SharedIndexInformer::hasSynced))
-                && events.stream().allMatch(SharedIndexInformer::hasSynced);
+                && events.stream().allMatch(SharedIndexInformer::hasSynced) && (shared == null || shared.hasSynced());
     }
 
     /** The policies: the controller's once this replica leads and they are listed, else the dashboard's own. */
