@@ -48,6 +48,13 @@ The rules the operator needs in every namespace it watches: exactly the verbs it
 - apiGroups: [apps]
   resources: [deployments, statefulsets]
   verbs: [list, watch, patch]
+- apiGroups: [batch]
+  resources: [cronjobs]
+  verbs: [list, watch, patch]
+# Argo Rollouts: watched only where their API is served (the rule is harmless where it is not)
+- apiGroups: [argoproj.io]
+  resources: [rollouts]
+  verbs: [list, watch, patch]
 - apiGroups: [autoscaling]
   resources: [horizontalpodautoscalers]
   verbs: [list, watch]

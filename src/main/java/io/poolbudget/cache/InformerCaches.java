@@ -33,6 +33,11 @@ public final class InformerCaches {
                 : source.list(namespace).toList(); // one informer per namespace: its store holds only that one
     }
 
+    /** Whether an informer watches {@code type} (Argo Rollouts only where their API was served at start). */
+    public static boolean watches(Context<PoolPolicy> context, Class<? extends HasMetadata> type) {
+        return !context.eventSourceRetriever().getEventSourcesFor(type).isEmpty();
+    }
+
     @SuppressWarnings("unchecked")
     private static <R extends HasMetadata> InformerEventSource<R, PoolPolicy> source(Context<PoolPolicy> context,
             Class<R> type) {

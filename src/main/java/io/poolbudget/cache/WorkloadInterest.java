@@ -68,13 +68,28 @@ public final class WorkloadInterest {
                 && d.getSpec().getTemplate() != null
                         ? d.getSpec().getTemplate().getMetadata()
                         : workload instanceof StatefulSet s && s.getSpec() != null && s.getSpec().getTemplate() != null
-                                ? s.getSpec().getTemplate().getMetadata() : null;
+                                ? s.getSpec().getTemplate().getMetadata()
+                                : workload instanceof io.poolbudget.api.argo.ArgoRollout r && r.getSpec() != null
+                                        && r.getSpec().template != null ? r.getSpec().template.getMetadata()
+                                                : cronJobTemplate(workload);
         return template != null && Owner.of(policy).sized(template);
+    }
+
+    private static ObjectMeta cronJobTemplate(HasMetadata workload) {
+        if (!(workload instanceof io.fabric8.kubernetes.api.model.batch.v1.CronJob c) || c.getSpec() == null
+                || c.getSpec().getJobTemplate() == null || c.getSpec().getJobTemplate().getSpec() == null
+                || c.getSpec().getJobTemplate().getSpec().getTemplate() == null) {
+            return null;
+        }
+        return c.getSpec().getJobTemplate().getSpec().getTemplate().getMetadata();
     }
 
     private static WorkloadKind kindOf(HasMetadata workload) {
         return workload instanceof Deployment ? WorkloadKind.Deployment
-                : workload instanceof StatefulSet ? WorkloadKind.StatefulSet : null;
+                : workload instanceof StatefulSet ? WorkloadKind.StatefulSet
+                        : workload instanceof io.poolbudget.api.argo.ArgoRollout ? WorkloadKind.Rollout
+                                : workload instanceof io.fabric8.kubernetes.api.model.batch.v1.CronJob
+                                        ? WorkloadKind.CronJob : null;
     }
 
     public static boolean reads(PoolPolicy policy, WorkloadKind kind, String name, Map<String, String> labels) {

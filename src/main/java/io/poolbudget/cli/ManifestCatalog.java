@@ -71,6 +71,19 @@ final class ManifestCatalog implements WorkloadCatalog {
                         add(Workloads.of(s, here), s.getSpec() == null ? null : s.getSpec().getTemplate(), workloads,
                                 templates);
                     }
+                    case "Rollout" -> {
+                        var r = Manifests.bind(doc, io.poolbudget.api.argo.ArgoRollout.class, Manifests.LENIENT);
+                        add(io.poolbudget.planning.MoreKinds.of(r, here), r.getSpec() == null ? null
+                                : r.getSpec().template, workloads, templates);
+                    }
+                    case "CronJob" -> {
+                        var c = Manifests.bind(doc, io.fabric8.kubernetes.api.model.batch.v1.CronJob.class,
+                                Manifests.LENIENT);
+                        var job = c.getSpec() == null || c.getSpec().getJobTemplate() == null ? null
+                                : c.getSpec().getJobTemplate().getSpec();
+                        add(io.poolbudget.planning.MoreKinds.of(c, here), job == null ? null : job.getTemplate(),
+                                workloads, templates);
+                    }
                     default -> {
                     }
                 }

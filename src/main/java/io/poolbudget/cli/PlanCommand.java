@@ -26,7 +26,7 @@ public final class PlanCommand {
                    plan --presets
 
             Prints the pool sizes the operator would apply, from a PoolPolicy and the Deployment,
-            StatefulSet, HorizontalPodAutoscaler (or KEDA ScaledObject) manifests its targets name.
+            StatefulSet, Argo Rollout, CronJob, HorizontalPodAutoscaler (or KEDA ScaledObject) manifests its targets name.
             No cluster is needed.
 
               -f, --filename FILE   a YAML or JSON file, several documents allowed; - for stdin

@@ -43,11 +43,14 @@ public final class PolicyEventSources {
     private final DatabaseReader reader;
     private final SharedCaches caches;
     private final io.poolbudget.observe.AgentScraper agents;
+    /** Argo Rollouts' API was served when the operator started (its Rollouts are watched only then). */
+    private final boolean argoRollouts;
 
     PolicyEventSources(NamespacePolicies policies, boolean sharedBudgets, KubernetesClient client,
             DatabaseReader reader,
-            SharedCaches caches, io.poolbudget.observe.AgentScraper agents) {
+            SharedCaches caches, io.poolbudget.observe.AgentScraper agents, boolean argoRollouts) {
         this.agents = agents;
+        this.argoRollouts = argoRollouts;
         this.policies = policies;
         this.sharedBudgets = sharedBudgets;
         this.client = client;
@@ -69,6 +72,12 @@ public final class PolicyEventSources {
                 ObservationSource.create(context, client, reader)));
         // Claims span policies: when one appears, changes or goes, its neighbours must look again (a conflict appears
         // or clears for both), and a shared budget's shares and raise blockers span its policies' statuses.
+        // the kinds beyond Deployments and StatefulSets: CronJobs always, Argo Rollouts where their API is served
+        sources.add(informer(context, io.fabric8.kubernetes.api.model.batch.v1.CronJob.class, to.workloadPolicies(),
+                null));
+        if (argoRollouts) {
+            sources.add(informer(context, io.poolbudget.api.argo.ArgoRollout.class, to.workloadPolicies(), null));
+        }
         sources.add(neighbours(context, to.policiesAndPeers()));
         sources.add(agentReports(context, sizedPods));
         if (sharedBudgets) {

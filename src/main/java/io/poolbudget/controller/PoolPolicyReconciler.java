@@ -177,7 +177,18 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
 
     @Override
     public List<EventSource<?, PoolPolicy>> prepareEventSources(EventSourceContext<PoolPolicy> context) {
-        return new PolicyEventSources(policies, config.sharedBudgets().enabled(), client, reader, caches, agents)
-                .create(context);
+        return new PolicyEventSources(policies, config.sharedBudgets().enabled(), client, reader, caches, agents,
+                argoRolloutsServed()).create(context);
+    }
+
+    /** Argo Rollouts' API, as discovery tells it now: its Rollouts are watched only where it is served. */
+    private boolean argoRolloutsServed() {
+        boolean served = client.supports(io.poolbudget.api.argo.ArgoRollout.class);
+        if (!served) {
+            org.jboss.logging.Logger.getLogger(PoolPolicyReconciler.class).infof("Argo Rollouts' API (%s) is not "
+                    + "served: targets of kind Rollout are refused until it is installed and the operator restarted",
+                    io.poolbudget.api.argo.ArgoRollout.CRD);
+        }
+        return served;
     }
 }

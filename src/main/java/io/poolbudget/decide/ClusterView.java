@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.Optional;
 import java.util.function.Function;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -32,8 +32,9 @@ import java.util.stream.Collectors;
  * has just started to read (see {@link WorkloadInterest}).
  */
 public final class ClusterView implements WorkloadCatalog {
-    private final Map<String, Deployment> deployments;
-    private final Map<String, StatefulSet> statefulSets;
+    /** The workloads of each kind, by name (a kind the operator does not watch has none). */
+    private final Map<WorkloadKind, Map<String, HasMetadata>> objects = new java.util.EnumMap<>(WorkloadKind.class);
+    private final Map<WorkloadKind, String> unwatched = new java.util.EnumMap<>(WorkloadKind.class);
     private final List<Workloads.Scaler> scalers;
     private final Collection<Pod> pods;
     private final Map<String, ConfigMap> configMaps;
@@ -50,11 +51,34 @@ public final class ClusterView implements WorkloadCatalog {
             Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps,
             SettledWorkloads settled, Instant now) {
         this.counts = new PodCounts(this, settled, now);
-        this.deployments = byName(deployments);
-        this.statefulSets = byName(statefulSets);
+        objects.put(WorkloadKind.Deployment, byName(deployments));
+        objects.put(WorkloadKind.StatefulSet, byName(statefulSets));
         this.scalers = hpas.stream().map(Workloads::scaler).filter(Objects::nonNull).toList();
         this.pods = List.copyOf(pods);
-        this.configMaps = byName(configMaps);
+        this.configMaps = configMaps.stream()
+                .collect(Collectors.toMap(c -> c.getMetadata().getName(), Function.identity(), (a, b) -> a));
+    }
+
+    /** This view with the workloads of one more kind (Argo Rollouts, CronJobs) as cached. */
+    public ClusterView with(WorkloadKind kind, Collection<? extends HasMetadata> workloads) {
+        objects.put(kind, byName(workloads));
+        return this;
+    }
+
+    /**
+     * This view, where the operator does not watch {@code kind}: a target of that kind is refused with {@code why}
+     * (naming the fix), never reported as a workload that does not exist.
+     */
+    public ClusterView unwatched(WorkloadKind kind, String why) {
+        unwatched.put(kind, why);
+        return this;
+    }
+
+    private Map<String, HasMetadata> objects(WorkloadKind kind) {
+        if (unwatched.containsKey(kind)) {
+            throw new io.poolbudget.planning.InvalidPolicyException("spec.targets", unwatched.get(kind));
+        }
+        return objects.getOrDefault(kind, Map.of());
     }
 
     /** This view with what the agents of live-mode pods last reported (by pod uid). */
@@ -79,31 +103,25 @@ public final class ClusterView implements WorkloadCatalog {
         return published == null && report == null ? started : LiveResize.held(started, published, report);
     }
 
-    private static <T extends HasMetadata> Map<String, T> byName(Collection<T> items) {
-        return items.stream()
-                .collect(Collectors.toMap(i -> i.getMetadata().getName(), Function.identity(), (a, b) -> a));
+    private static Map<String, HasMetadata> byName(Collection<? extends HasMetadata> items) {
+        return items.stream().collect(
+                Collectors.toMap(i -> i.getMetadata().getName(), i -> (HasMetadata) i, (a, b) -> a));
     }
 
     @Override
     public Optional<Workload> find(WorkloadKind kind, String namespace, String name) {
-        return switch (kind) {
-            case Deployment -> Optional.ofNullable(deployments.get(name)).map(d -> Workloads.of(d, scalers));
-            case StatefulSet -> Optional.ofNullable(statefulSets.get(name)).map(s -> Workloads.of(s, scalers));
-        };
+        return Optional.ofNullable(objects(kind).get(name)).map(o -> WorkloadShapes.workload(o, scalers));
     }
 
     @Override
     public List<Workload> select(WorkloadKind kind, String namespace, LabelSelector selector) {
-        var all = kind == WorkloadKind.Deployment
-                ? deployments.values().stream().map(d -> Workloads.of(d, scalers))
-                : statefulSets.values().stream().map(s -> Workloads.of(s, scalers));
-        return all.filter(w -> Workloads.matches(selector, w.labels())).sorted(Comparator.comparing(Workload::name))
+        return objects(kind).values().stream().map(o -> WorkloadShapes.workload(o, scalers))
+                .filter(w -> Workloads.matches(selector, w.labels())).sorted(Comparator.comparing(Workload::name))
                 .toList();
     }
 
     public PodTemplateSpec template(Workload w) {
-        return w.kind() == WorkloadKind.Deployment ? deployments.get(w.name()).getSpec().getTemplate()
-                : statefulSets.get(w.name()).getSpec().getTemplate();
+        return WorkloadShapes.template(object(w));
     }
 
     /** The policy's ConfigMap for the workload. */
@@ -113,7 +131,7 @@ public final class ClusterView implements WorkloadCatalog {
 
     /** The workload object itself, as cached. */
     public HasMetadata object(Workload w) {
-        return w.kind() == WorkloadKind.Deployment ? deployments.get(w.name()) : statefulSets.get(w.name());
+        return objects(w.kind()).get(w.name());
     }
 
     /**
@@ -121,38 +139,18 @@ public final class ClusterView implements WorkloadCatalog {
      * available, and no pod of an older revision (one carrying another pool size) is left.
      */
     public boolean rolledOut(Workload w, Owner owner, InjectionSpec spec, List<String> containers) {
-        LabelSelector selector = selector(w);
         boolean controllerDone = controllerDone(w);
         if (!controllerDone || spec == null) {
             return controllerDone;
         }
         String current = Injection.revision(owner, spec, template(w), containers);
-        return pods.stream().filter(p -> selector != null && Workloads.matches(selector, p.getMetadata().getLabels()))
-                .noneMatch(p -> !Objects.equals(current,
-                        Injection.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)));
+        return podsOf(w).stream().noneMatch(p -> !Objects.equals(current,
+                Injection.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)));
     }
 
     /** The workload's controller has seen its current spec and every replica is updated and available. */
     boolean controllerDone(Workload w) {
-        boolean controllerDone;
-        if (w.kind() == WorkloadKind.Deployment) {
-            Deployment d = deployments.get(w.name());
-            int want = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
-            var st = d.getStatus();
-            controllerDone = st != null && st.getObservedGeneration() != null
-                    && st.getObservedGeneration() >= d.getMetadata().getGeneration()
-                    && n(st.getUpdatedReplicas()) == want && n(st.getReplicas()) == want
-                    && n(st.getAvailableReplicas()) >= want;
-        } else {
-            StatefulSet s = statefulSets.get(w.name());
-            int want = s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas();
-            var st = s.getStatus();
-            controllerDone = st != null && st.getObservedGeneration() != null
-                    && st.getObservedGeneration() >= s.getMetadata().getGeneration()
-                    && Objects.equals(st.getCurrentRevision(), st.getUpdateRevision())
-                    && n(st.getUpdatedReplicas()) == want && n(st.getReadyReplicas()) >= want;
-        }
-        return controllerDone;
+        return WorkloadShapes.controllerDone(object(w));
     }
 
     /** What the workload's pods hold now (see {@link PodCounts#live}). */
@@ -207,6 +205,7 @@ public final class ClusterView implements WorkloadCatalog {
             return null;
         }
         String hash = labels.get("pod-template-hash");
+        hash = hash != null ? hash : labels.get("rollouts-pod-template-hash"); // an Argo Rollout's
         return hash != null ? hash : labels.get("controller-revision-hash");
     }
 
@@ -223,19 +222,16 @@ public final class ClusterView implements WorkloadCatalog {
 
     /** The labelled pods the workload's selector matches. */
     List<Pod> podsOf(Workload w) {
-        LabelSelector selector = selector(w);
-        return selector == null ? List.of()
-                : pods.stream().filter(p -> Workloads.matches(selector, p.getMetadata().getLabels())).toList();
+        HasMetadata o = object(w);
+        return pods.stream().filter(p -> WorkloadShapes.owns(o, p)).toList();
     }
 
     /** The quickest creation-to-Ready of the workload's labelled running pods, in seconds; null if none is Ready. */
     @Override
     public Integer observedReadySeconds(Workload w) {
-        LabelSelector selector = selector(w);
         Long quickest = null;
-        for (Pod p : pods) {
-            if (p.getMetadata().getDeletionTimestamp() != null || selector == null
-                    || !Workloads.matches(selector, p.getMetadata().getLabels()) || p.getStatus() == null
+        for (Pod p : podsOf(w)) {
+            if (p.getMetadata().getDeletionTimestamp() != null || p.getStatus() == null
                     || p.getStatus().getConditions() == null || p.getMetadata().getCreationTimestamp() == null) {
                 continue;
             }
@@ -250,15 +246,9 @@ public final class ClusterView implements WorkloadCatalog {
         return quickest == null ? null : (int) Math.max(0, Math.min(Integer.MAX_VALUE, quickest));
     }
 
-    private LabelSelector selector(Workload w) {
-        return w.kind() == WorkloadKind.Deployment ? deployments.get(w.name()).getSpec().getSelector()
-                : statefulSets.get(w.name()).getSpec().getSelector();
-    }
-
-    /** A Deployment paused with {@code kubectl rollout pause}: its template changes do not roll out. */
+    /** A Deployment or Argo Rollout paused: its template changes do not roll out. */
     public boolean paused(Workload w) {
-        return w.kind() == WorkloadKind.Deployment
-                && Boolean.TRUE.equals(deployments.get(w.name()).getSpec().getPaused());
+        return WorkloadShapes.paused(object(w));
     }
 
     static int n(Integer value) {

@@ -11,8 +11,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.poolbudget.api.v1alpha1.InjectionMode;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.Preset;
@@ -257,26 +255,21 @@ public final class Injection {
         if (live != null) {
             objectMeta.addToAnnotations(LiveResize.annotation(owner), Integer.toString(live.size()));
         }
-        return kind == WorkloadKind.Deployment
-                ? new DeploymentBuilder().withMetadata(objectMeta.build())
-                        .withNewSpec().withTemplate(template).endSpec().build()
-                : new StatefulSetBuilder().withMetadata(objectMeta.build())
-                        .withNewSpec().withTemplate(template).endSpec().build();
+        return WorkloadShapes.partial(kind, objectMeta.build(), template);
     }
 
     /** Applying this (under the policy's field manager) gives up every field the policy owned in the workload. */
     public static HasMetadata release(WorkloadKind kind, String namespace, String name) {
-        return kind == WorkloadKind.Deployment
-                ? new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-                        .build()
-                : new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-                        .build();
+        return WorkloadShapes.partial(kind, new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name)
+                .withNamespace(namespace).build(), null);
     }
 
-    /** Deployment or StatefulSet (a cached object may lack its kind field). */
+    /** The kind of a workload object (a cached object may lack its kind field). */
     public static WorkloadKind kindOf(HasMetadata workload) {
         return workload instanceof io.fabric8.kubernetes.api.model.apps.StatefulSet ? WorkloadKind.StatefulSet
-                : WorkloadKind.Deployment;
+                : workload instanceof io.poolbudget.api.argo.ArgoRollout ? WorkloadKind.Rollout
+                        : workload instanceof io.fabric8.kubernetes.api.model.batch.v1.CronJob ? WorkloadKind.CronJob
+                                : WorkloadKind.Deployment;
     }
 
     public static ConfigMap configMap(WorkloadKind kind, String namespace, String workload, Owner owner,

@@ -128,26 +128,15 @@ final class PodCounts {
             List<String> containers) {
         HasMetadata o = view.object(w);
         long generation = o.getMetadata().getGeneration() == null ? 0 : o.getMetadata().getGeneration();
-        Long observed;
-        int replicas;
-        int updated;
-        if (o instanceof Deployment d) {
-            if (d.getStatus() == null) {
-                return 0;
-            }
-            observed = d.getStatus().getObservedGeneration();
-            replicas = ClusterView.n(d.getStatus().getReplicas());
-            updated = ClusterView.n(d.getStatus().getUpdatedReplicas());
-        } else {
-            var st = ((StatefulSet) o).getStatus();
-            if (st == null) {
-                return 0;
-            }
-            observed = st.getObservedGeneration();
-            replicas = ClusterView.n(st.getReplicas());
-            updated = ClusterView.n(st.getUpdatedReplicas());
+        var counts = WorkloadShapes.counts(o, w);
+        if (counts == null) {
+            return 0;
         }
-        if (!ours) {
+        Long observed = counts.observed();
+        int replicas = counts.replicas();
+        int updated = counts.updated();
+        if (!ours || o instanceof io.fabric8.kubernetes.api.model.batch.v1.CronJob) {
+            // a CronJob's running Jobs keep the template they started with: any of their pods not marked is unmarked
             return Math.max(0, replicas - labelled.size());
         }
         String newest = currentRevision(labelled, owner, spec, containers, view.template(w));

@@ -260,6 +260,12 @@ public final class PolicyPlanner {
             boolean forks) {
         Workload w = r.workload();
         String field = "spec.targets[" + r.index() + "]";
+        if (w.problem() != null && !(w.rollout() instanceof io.poolbudget.sizing.Batch
+                && r.spec().getBasis() == io.poolbudget.api.v1alpha1.ReplicaBasis.Fixed)) {
+            // the workload's own spec is at fault: said of this target, with the workload's field
+            throw new InvalidPolicyException(field + (r.spec().getName() != null ? ".name" : ".selector"),
+                    "cannot be sized: " + w.problem());
+        }
         if (forks && r.spec().getPoolsPerPod() == null && w.workers() != null
                 && w.workers() == Workload.WORKERS_UNKNOWN) {
             throw new InvalidPolicyException(field + ".poolsPerPod", "is required here: " + w.id() + " sets "

@@ -5,7 +5,7 @@ import io.poolbudget.sizing.Rollout;
 import java.util.Map;
 
 /**
- * What sizing needs to know of one Deployment or StatefulSet: its replicas, how it rolls out, and
+ * What sizing needs to know of one Deployment, StatefulSet, Argo Rollout or CronJob: its replicas, how it rolls out, and
  * the maximum of whatever scales it ({@code hpaMaxReplicas} null when nothing does; {@code scaler}
  * names it for explanations, for example "HorizontalPodAutoscaler/web"), and how long its old pods
  * take to shut down against a rollout step; {@code workers}, the processes each pod forks where its template says
@@ -15,7 +15,21 @@ import java.util.Map;
  */
 public record Workload(WorkloadKind kind, String namespace, String name, Map<String, String> labels, int replicas,
         Rollout rollout, Integer hpaMaxReplicas, String scaler, Shutdown shutdown, Integer workers,
-        Integer clientLimit) {
+        Integer clientLimit, String problem) {
+
+    /** A workload sizing can read whole ({@code problem}: why not, naming its field; null where it can). */
+    public Workload(WorkloadKind kind, String namespace, String name, Map<String, String> labels, int replicas,
+            Rollout rollout, Integer hpaMaxReplicas, String scaler, Shutdown shutdown, Integer workers,
+            Integer clientLimit) {
+        this(kind, namespace, name, labels, replicas, rollout, hpaMaxReplicas, scaler, shutdown, workers, clientLimit,
+                null);
+    }
+
+    /** This workload, with why it cannot be sized as it stands. */
+    Workload withProblem(String why) {
+        return new Workload(kind, namespace, name, labels, replicas, rollout, hpaMaxReplicas, scaler, shutdown,
+                workers, clientLimit, why);
+    }
 
     /**
      * The variable forking servers read their worker count from: Puma (Rails), gunicorn and uvicorn. Each worker builds

@@ -43,7 +43,7 @@ public final class Workloads {
                 clientLimit(s.getSpec() == null ? null : s.getSpec().getTemplate()));
     }
 
-    private static Workload withScaler(WorkloadKind kind, String namespace, String name, Map<String, String> labels,
+    static Workload withScaler(WorkloadKind kind, String namespace, String name, Map<String, String> labels,
             int replicas, Rollout rollout, List<Scaler> scalers, Shutdown shutdown, Integer workers,
             Integer clientLimit) {
         var scaler = scalers.stream().filter(s -> s.targetKind() == kind && s.targetName().equals(name))
@@ -116,9 +116,11 @@ public final class Workloads {
                 ref.getName(), hpa.getSpec().getMaxReplicas());
     }
 
+    /** The kind an HPA's or a ScaledObject's scaleTargetRef names, where a target may be of it. */
     public static WorkloadKind kind(String kind) {
         return "Deployment".equals(kind) ? WorkloadKind.Deployment
-                : "StatefulSet".equals(kind) ? WorkloadKind.StatefulSet : null;
+                : "StatefulSet".equals(kind) ? WorkloadKind.StatefulSet
+                        : "Rollout".equals(kind) ? WorkloadKind.Rollout : null;
     }
 
     /** Deployment strategy with the API's defaults: RollingUpdate, 25% surge, 25% unavailable. */
@@ -146,13 +148,18 @@ public final class Workloads {
     }
 
     private static IntOrPercent amount(IntOrString value, String field) {
+        return amount(value, "spec.strategy.rollingUpdate." + field, 25);
+    }
+
+    /** An int-or-percent field with its default percentage; throws naming {@code field}. */
+    static IntOrPercent amount(IntOrString value, String field, int defaultPercent) {
         if (value == null || value.getValue() == null) {
-            return IntOrPercent.percent(25);
+            return IntOrPercent.percent(defaultPercent);
         }
         try {
             return value.getValue() instanceof Integer i ? IntOrPercent.of(i) : IntOrPercent.parse(value.getStrVal());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("spec.strategy.rollingUpdate." + field + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(field + ": " + e.getMessage(), e);
         }
     }
 

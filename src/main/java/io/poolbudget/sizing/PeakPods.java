@@ -32,7 +32,7 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
                     ? "basis HpaMax but no HPA scales it: current replicas " + target.replicas()
                     : (target.scaler() == null ? "HPA" : target.scaler()) + " maxReplicas " + target.hpaMaxReplicas();
             case FIXED -> "fixedReplicas " + target.fixedReplicas();
-            case CURRENT -> "current replicas " + target.replicas();
+            case CURRENT -> target.rollout().counted() + " " + target.replicas();
         };
         if (target.replicas() > chosen(target, basis)) {
             why += ", but " + target.replicas() + " replicas run now: planning for " + target.replicas();
@@ -48,7 +48,7 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
                         : terminating > step ? "old pods of " + target.shutdownSteps() + " rollout steps of " + step
                                 + " may terminate at once: its preStop outlasts a step (a new pod's time to Ready)"
                                 + (terminating == basisReplicas ? " (at most the " + basisReplicas + " old pods)" : "")
-                                : "one rollout step of old pods still terminating";
+                                : target.rollout().terminatingReason();
         return "peak pods " + total() + " = " + basisReplicas + " (" + why + ") + " + surge + " surge + " + terminating
                 + " terminating (" + terminatingWhy + "); " + target.rollout().describe(basisReplicas);
     }

@@ -1,7 +1,12 @@
 package io.poolbudget.sizing;
 
-/** How a workload replaces its pods, which decides how many extra pods a rollout can add. */
-public sealed interface Rollout {
+/**
+ * How a workload replaces its pods, which decides how many extra pods a rollout can add: a Deployment's or
+ * StatefulSet's strategy here, an Argo Rollout's in {@link Canary} and {@link BlueGreen}, a CronJob's Jobs in
+ * {@link Batch}.
+ */
+public sealed interface Rollout permits Rollout.RollingUpdate, Rollout.Recreate, Rollout.Ordered, Canary, BlueGreen,
+        Batch {
 
     /** Pods added above the replica count while a rollout runs. */
     long surge(long replicas);
@@ -11,6 +16,16 @@ public sealed interface Rollout {
 
     /** A phrase for explanations. */
     String describe(long replicas);
+
+    /** Why {@link #defaultTerminating} pods are counted, for explanations. */
+    default String terminatingReason() {
+        return "one rollout step of old pods still terminating";
+    }
+
+    /** What the replica count counts, for explanations ("current replicas 4"). */
+    default String counted() {
+        return "current replicas";
+    }
 
     /** Deployment RollingUpdate. Kubernetes' defaults are 25% / 25%. */
     record RollingUpdate(IntOrPercent maxSurge, IntOrPercent maxUnavailable) implements Rollout {

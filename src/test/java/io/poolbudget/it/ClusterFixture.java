@@ -32,17 +32,34 @@ public final class ClusterFixture {
                     crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
                 }
                 client.resource(crd).forceConflicts().serverSideApply();
-                client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                        .waitUntilCondition(
-                                c -> c.getStatus() != null && c.getStatus().getConditions() != null
-                                        && c.getStatus().getConditions().stream()
-                                                .anyMatch(k -> "Established".equals(k.getType())
-                                                        && "True".equals(k.getStatus())),
-                                30, TimeUnit.SECONDS);
+                awaitEstablished(client, crd.getMetadata().getName());
             }
+            installArgoRolloutsCrd(client);
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + committedCrds() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Argo Rollouts' own Rollout CRD (v1.9.1, from its repository's manifests/crds, gzipped), so that the operator
+     * watches Rollouts and its writes meet Argo's real schema; Argo's controller does not run here.
+     */
+    static void installArgoRolloutsCrd(KubernetesClient client) throws IOException {
+        try (InputStream in = new java.util.zip.GZIPInputStream(ClusterFixture.class
+                .getResourceAsStream("/argo-rollouts/rollout-crd-v1.9.1.yaml.gz"))) {
+            var crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
+            crd.getMetadata().setAnnotations(null);
+            client.resource(crd).forceConflicts().serverSideApply();
+            awaitEstablished(client, crd.getMetadata().getName());
+        }
+    }
+
+    private static void awaitEstablished(KubernetesClient client, String crd) {
+        client.apiextensions().v1().customResourceDefinitions().withName(crd)
+                .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null
+                        && c.getStatus().getConditions().stream().anyMatch(k -> "Established".equals(k.getType())
+                                && "True".equals(k.getStatus())),
+                        30, TimeUnit.SECONDS);
     }
 
     /** A Deployment of pause containers; RollingUpdate maxSurge 1, maxUnavailable 0 (peak = replicas + 2). */

@@ -85,7 +85,10 @@ record RbacAudit(Set<String> used, Set<String> forbidden) {
 
     /** Grants for calls that depend on timing, see {@link #problems}. */
     static final Set<String> SOMETIMES_CALLED = Set.of("coordination.k8s.io/leases update",
-            "poolbudget.io/poolpolicies get");
+            "poolbudget.io/poolpolicies get",
+            // written only where a policy targets one; Rollouts are watched only where Argo Rollouts' API is served
+            "batch/cronjobs patch", "argoproj.io/rollouts patch", "argoproj.io/rollouts list",
+            "argoproj.io/rollouts watch");
 
     /**
      * Every group/resource verb the rules of these rendered documents grant the operator: the roles aggregated into

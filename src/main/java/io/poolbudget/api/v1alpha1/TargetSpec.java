@@ -20,7 +20,10 @@ public class TargetSpec {
     private String name;
 
     @Default("Deployment")
-    @JsonPropertyDescription("Kind of the workload: Deployment (default) or StatefulSet.")
+    @JsonPropertyDescription("Kind of the workload: Deployment (default), StatefulSet, Rollout (Argo Rollouts: its "
+            + "canary or blue-green strategy sets its peak pods) or CronJob (its Jobs' parallelism, completions and "
+            + "concurrencyPolicy set its peak pods; the size goes into spec.jobTemplate, so each Job it starts "
+            + "carries it).")
     private WorkloadKind kind = WorkloadKind.Deployment;
 
     @JsonPropertyDescription("Label selector for workloads in the policy's namespace; every match is a target. Set this or name.")

@@ -1,0 +1,178 @@
+package io.poolbudget.decide;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
+import io.poolbudget.api.argo.ArgoRollout;
+import io.poolbudget.planning.MoreKinds;
+import io.poolbudget.planning.Workload;
+import io.poolbudget.planning.Workloads;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Where each workload kind keeps what a pass reads: its pod template, which pods are its own, whether its controller
+ * has rolled the current template out, and what its status counts. One place per kind, so that the rest of the
+ * operator reads a Deployment, a StatefulSet, an Argo Rollout and a CronJob alike.
+ */
+final class WorkloadShapes {
+    /** The label the Job controller puts on a Job's pods. */
+    static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
+
+    private WorkloadShapes() {}
+
+    static Workload workload(HasMetadata o, List<Workloads.Scaler> scalers) {
+        if (o instanceof Deployment d) {
+            return Workloads.of(d, scalers);
+        } else if (o instanceof StatefulSet s) {
+            return Workloads.of(s, scalers);
+        } else if (o instanceof ArgoRollout r) {
+            return MoreKinds.of(r, scalers);
+        } else if (o instanceof CronJob c) {
+            return MoreKinds.of(c, scalers);
+        }
+        throw new IllegalStateException("not a workload kind: " + o.getClass().getName());
+    }
+
+    static PodTemplateSpec template(HasMetadata o) {
+        if (o instanceof Deployment d) {
+            return d.getSpec().getTemplate();
+        } else if (o instanceof StatefulSet s) {
+            return s.getSpec().getTemplate();
+        } else if (o instanceof ArgoRollout r) {
+            return r.getSpec() == null || r.getSpec().template == null ? new PodTemplateSpec() : r.getSpec().template;
+        } else if (o instanceof CronJob c) {
+            var job = c.getSpec() == null || c.getSpec().getJobTemplate() == null ? null
+                    : c.getSpec().getJobTemplate().getSpec();
+            return job == null || job.getTemplate() == null ? new PodTemplateSpec() : job.getTemplate();
+        }
+        throw new IllegalStateException("not a workload kind: " + o.getClass().getName());
+    }
+
+    /**
+     * Whether a pod is the workload's: its selector matches the pod's labels; a CronJob's pods are those of the Jobs
+     * it starts, named after it and the minute it started them.
+     */
+    static boolean owns(HasMetadata o, Pod p) {
+        var labels = p.getMetadata().getLabels();
+        if (o instanceof CronJob c) {
+            String job = labels == null ? null : labels.getOrDefault(JOB_NAME_LABEL, labels.get("job-name"));
+            String prefix = c.getMetadata().getName() + "-";
+            return job != null && job.startsWith(prefix) && job.substring(prefix.length()).matches("[0-9]+");
+        }
+        LabelSelector selector = o instanceof Deployment d ? d.getSpec().getSelector()
+                : o instanceof StatefulSet s ? s.getSpec().getSelector()
+                        : o instanceof ArgoRollout r && r.getSpec() != null ? r.getSpec().selector : null;
+        return selector != null && Workloads.matches(selector, labels);
+    }
+
+    /**
+     * The workload's controller has seen its current spec and every replica is updated and available. A CronJob
+     * changes no running Job: its pods of older templates are gone when their Jobs end, which the pods tell.
+     */
+    static boolean controllerDone(HasMetadata o) {
+        if (o instanceof Deployment d) {
+            int want = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+            var st = d.getStatus();
+            return st != null && st.getObservedGeneration() != null
+                    && st.getObservedGeneration() >= d.getMetadata().getGeneration()
+                    && n(st.getUpdatedReplicas()) == want && n(st.getReplicas()) == want
+                    && n(st.getAvailableReplicas()) >= want;
+        } else if (o instanceof StatefulSet s) {
+            int want = s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas();
+            var st = s.getStatus();
+            return st != null && st.getObservedGeneration() != null
+                    && st.getObservedGeneration() >= s.getMetadata().getGeneration()
+                    && Objects.equals(st.getCurrentRevision(), st.getUpdateRevision())
+                    && n(st.getUpdatedReplicas()) == want && n(st.getReadyReplicas()) >= want;
+        } else if (o instanceof ArgoRollout r) {
+            int want = r.getSpec() == null || r.getSpec().replicas == null ? 1 : r.getSpec().replicas;
+            var st = r.getStatus();
+            Long observed = st == null ? null : generation(st.observedGeneration);
+            return observed != null && observed >= r.getMetadata().getGeneration()
+                    && "Healthy".equals(st.phase) && st.currentPodHash != null
+                    && st.currentPodHash.equals(st.stableRS) && n(st.updatedReplicas) == want
+                    && n(st.replicas) == want && n(st.availableReplicas) >= want;
+        }
+        return true;
+    }
+
+    /** {@code kubectl rollout pause} on a Deployment, or a paused Argo Rollout: template changes do not roll out. */
+    static boolean paused(HasMetadata o) {
+        return o instanceof Deployment d ? Boolean.TRUE.equals(d.getSpec().getPaused())
+                : o instanceof ArgoRollout r && r.getSpec() != null && Boolean.TRUE.equals(r.getSpec().paused);
+    }
+
+    /**
+     * What the workload's status counts: the generation it has seen (null where it tells none), its pods and those of
+     * the current template; null for a kind whose status counts no pods. A CronJob's status lists its running Jobs:
+     * each runs its parallelism, none of them counted as current.
+     */
+    record StatusCounts(Long observed, int replicas, int updated) {}
+
+    static StatusCounts counts(HasMetadata o, Workload w) {
+        if (o instanceof Deployment d) {
+            return d.getStatus() == null ? null : new StatusCounts(d.getStatus().getObservedGeneration(),
+                    n(d.getStatus().getReplicas()), n(d.getStatus().getUpdatedReplicas()));
+        } else if (o instanceof StatefulSet s) {
+            return s.getStatus() == null ? null : new StatusCounts(s.getStatus().getObservedGeneration(),
+                    n(s.getStatus().getReplicas()), n(s.getStatus().getUpdatedReplicas()));
+        } else if (o instanceof ArgoRollout r) {
+            return r.getStatus() == null ? null : new StatusCounts(generation(r.getStatus().observedGeneration),
+                    n(r.getStatus().replicas), n(r.getStatus().updatedReplicas));
+        } else if (o instanceof CronJob c) {
+            int active = c.getStatus() == null || c.getStatus().getActive() == null ? 0
+                    : c.getStatus().getActive().size();
+            long perJob = w.rollout() instanceof io.poolbudget.sizing.Batch b ? b.podsPerJob() : 1;
+            return new StatusCounts(null, (int) Math.min(Integer.MAX_VALUE, active * perJob), 0);
+        }
+        return null;
+    }
+
+    private static Long generation(String observed) {
+        try {
+            return observed == null ? null : Long.valueOf(observed.trim());
+        } catch (NumberFormatException e) {
+            return null; // Argo before v1.0 wrote a hash here: not a generation
+        }
+    }
+
+    /** A partial workload of {@code kind}: its metadata, and its pod template where {@code template} is not null. */
+    static HasMetadata partial(io.poolbudget.api.v1alpha1.WorkloadKind kind,
+            io.fabric8.kubernetes.api.model.ObjectMeta meta,
+            PodTemplateSpec template) {
+        return switch (kind) {
+            case Deployment -> template == null
+                    ? new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withMetadata(meta).build()
+                    : new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withMetadata(meta).withNewSpec()
+                            .withTemplate(template).endSpec().build();
+            case StatefulSet -> template == null
+                    ? new io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder().withMetadata(meta).build()
+                    : new io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder().withMetadata(meta).withNewSpec()
+                            .withTemplate(template).endSpec()
+                            .build();
+            case CronJob -> template == null
+                    ? new io.fabric8.kubernetes.api.model.batch.v1.CronJobBuilder().withMetadata(meta).build()
+                    : new io.fabric8.kubernetes.api.model.batch.v1.CronJobBuilder().withMetadata(meta).withNewSpec()
+                            .withNewJobTemplate().withNewSpec().withTemplate(template).endSpec().endJobTemplate()
+                            .endSpec().build();
+            case Rollout -> {
+                var r = new io.poolbudget.api.argo.ArgoRollout();
+                r.setMetadata(meta);
+                if (template != null) {
+                    r.setSpec(new io.poolbudget.api.argo.ArgoRollout.Spec());
+                    r.getSpec().template = template;
+                }
+                yield r;
+            }
+        };
+    }
+
+    static int n(Integer value) {
+        return value == null ? 0 : value;
+    }
+}
