@@ -19,6 +19,7 @@ import io.poolbudget.status.StatusAggregator;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.poolbudget.api.argo.ArgoRollout;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
@@ -59,15 +60,18 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
         List<PoolPolicy> readers = Stream.concat(Stream.of(context.getPrimaryResource()), neighbours.stream()).toList();
         List<Deployment> deployments = InformerCaches.workloads(context, Deployment.class, ns, readers);
         List<StatefulSet> statefulSets = InformerCaches.workloads(context, StatefulSet.class, ns, readers);
-        settled.retain(ns, Stream.concat(deployments.stream(), statefulSets.stream())
-                .map(o -> o.getMetadata().getUid()).filter(Objects::nonNull).toList());
+        var cronJobs = InformerCaches.cached(context, CronJob.class, ns);
+        var rollouts = InformerCaches.watches(context, ArgoRollout.class)
+                ? InformerCaches.cached(context, ArgoRollout.class, ns) : null;
+        settled.retain(ns, Stream.of(deployments, statefulSets, cronJobs, rollouts == null ? List.<ArgoRollout>of()
+                : rollouts).flatMap(List::stream).map(o -> ((HasMetadata) o).getMetadata().getUid())
+                .filter(Objects::nonNull).toList());
         var view = new ClusterView(deployments, statefulSets,
                 InformerCaches.cached(context, HorizontalPodAutoscaler.class, ns),
                 // pods and ConfigMaps: only those this policy sized
                 context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class), settled, now)
-                .with(WorkloadKind.CronJob, InformerCaches.cached(context, CronJob.class, ns));
-        return InformerCaches.watches(context, ArgoRollout.class)
-                ? view.with(WorkloadKind.Rollout, InformerCaches.cached(context, ArgoRollout.class, ns))
+                .with(WorkloadKind.CronJob, cronJobs);
+        return rollouts != null ? view.with(WorkloadKind.Rollout, rollouts)
                 : view.unwatched(WorkloadKind.Rollout, "names kind Rollout, but the operator found no Argo Rollouts "
                         + "API (" + ArgoRollout.CRD + ") when it started: install Argo Rollouts' CRDs, then restart "
                         + "the operator (kubectl rollout restart deployment of it)");

@@ -60,6 +60,11 @@ final class WorkloadShapes {
     static boolean owns(HasMetadata o, Pod p) {
         var labels = p.getMetadata().getLabels();
         if (o instanceof CronJob c) {
+            // a finished Job's pods stay for its history, holding nothing
+            String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+                return false;
+            }
             String job = labels == null ? null : labels.getOrDefault(JOB_NAME_LABEL, labels.get("job-name"));
             String prefix = c.getMetadata().getName() + "-";
             return job != null && job.startsWith(prefix) && job.substring(prefix.length()).matches("[0-9]+");

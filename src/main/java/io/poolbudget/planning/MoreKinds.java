@@ -65,7 +65,10 @@ public final class MoreKinds {
         }
         return new Canary(surge, unavailable, c.trafficRouting != null, Boolean.TRUE.equals(c.dynamicStableScale),
                 weights, scaleReplicas, scaleWeight,
-                c.scaleDownDelaySeconds == null ? SCALE_DOWN_DELAY : c.scaleDownDelaySeconds);
+                c.scaleDownDelaySeconds == null ? SCALE_DOWN_DELAY : c.scaleDownDelaySeconds,
+                c.trafficRouting != null && c.trafficRouting.get("maxTrafficWeight") instanceof Number m
+                        ? m.intValue() : 100,
+                c.minPodsPerReplicaSet == null ? 0 : c.minPodsPerReplicaSet);
     }
 
     public static Workload of(CronJob cj, List<Workloads.Scaler> scalers) {
@@ -91,11 +94,19 @@ public final class MoreKinds {
                         + "basis Fixed with the pods to plan for";
                 how = "concurrencyPolicy Allow without a deadline: planned as one Job";
             } else {
+                // a Job stopped at its deadline still shuts down for its grace period; a time zone's fall-back
+                // hour repeats its starts
+                long grace = template == null || template.getSpec() == null
+                        || template.getSpec().getTerminationGracePeriodSeconds() == null ? 30
+                                : template.getSpec().getTerminationGracePeriodSeconds();
+                boolean zoned = spec.getTimeZone() != null && !spec.getTimeZone().matches("(Etc/)?UTC");
                 try {
-                    jobs = CronSchedule.mostStartsWithin(spec.getSchedule(), deadline);
+                    jobs = CronSchedule.mostStartsWithin(spec.getSchedule(), deadline + grace + (zoned ? 3600 : 0));
                     how = "concurrencyPolicy Allow: up to " + jobs + (jobs == 1 ? " Job" : " Jobs") + " at once ("
                             + "schedule '" + spec.getSchedule() + "' starts that many within activeDeadlineSeconds "
-                            + deadline + ")";
+                            + deadline + " + a " + grace + " s grace period" + (zoned ? " + the hour timeZone "
+                                    + spec.getTimeZone() + " repeats when its clocks go back" : "")
+                            + ")";
                 } catch (IllegalArgumentException e) {
                     problem = "CronJob/" + meta.getName() + " spec.schedule: " + e.getMessage();
                 }

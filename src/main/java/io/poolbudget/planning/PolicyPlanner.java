@@ -97,6 +97,13 @@ public final class PolicyPlanner {
             checkFields(policy.getSpec().getTargets(), minimum);
             for (ResolvedTarget r : resolution.targets()) {
                 Workload w = r.workload();
+                if (w.kind() == WorkloadKind.Rollout && injection != null && io.poolbudget.api.v1alpha1.ResizeMode
+                        .of(injection) == io.poolbudget.api.v1alpha1.ResizeMode.Live) {
+                    throw new InvalidPolicyException("spec.injection.resize", "is Live, but " + w.id() + " is an Argo "
+                            + "Rollout, whose CRD keeps a pod template's volumes as one list that server-side apply "
+                            + "would take over: leave resize at Restart (the default) for a policy with Rollout "
+                            + "targets");
+                }
                 var after = TerminatingMarks.update(marksBefore.get(w.id()), catalog.rolloutOverlap(w));
                 marks.put(w.id(), after);
                 // pods terminating now hold their pools now, whatever removed them; only rollouts are remembered

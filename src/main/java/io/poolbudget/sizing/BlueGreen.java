@@ -3,7 +3,8 @@ package io.poolbudget.sizing;
 /**
  * An Argo Rollout's blue-green strategy: the preview ReplicaSet (at {@code previewReplicaCount}, null for every
  * replica) runs beside the active one, is scaled to every replica before the switch, and the old active one keeps its
- * pods {@code scaleDownDelaySeconds} after it. At the switch both run every replica: as many pods again.
+ * pods {@code scaleDownDelaySeconds} after it. At the switch both run every replica: as many pods again; and a preview superseded by an update
+ * during the rollout is kept as long beside the new one.
  */
 public record BlueGreen(Integer previewReplicaCount, int scaleDownDelaySeconds) implements Rollout {
 
@@ -12,15 +13,19 @@ public record BlueGreen(Integer previewReplicaCount, int scaleDownDelaySeconds) 
         return replicas;
     }
 
-    /** The old active pods go once the new ones run every replica: within the surge counted above. */
+    /**
+     * An update during a rollout leaves the superseded preview its pods for scaleDownDelaySeconds beside the active
+     * pods and the new preview: every replica more, counted with the pods shutting down.
+     */
     @Override
     public long defaultTerminating(long replicas) {
-        return 0;
+        return replicas;
     }
 
     @Override
     public String terminatingReason() {
-        return "the old active pods shut down once the new ones run every replica, within the surge";
+        return "a preview superseded by an update during its rollout, kept scaleDownDelaySeconds beside the active "
+                + "pods and the new preview, which terminatingPods lowers where updates never overlap a rollout";
     }
 
     @Override

@@ -28,17 +28,17 @@ public final class CronSchedule {
     private final BitSet months;
     private final BitSet weekdays;
     private final boolean anyDay;
-    private final long everyMinutes;
+    private final long everySeconds;
 
     private CronSchedule(BitSet minutes, BitSet hours, BitSet days, BitSet months, BitSet weekdays, boolean anyDay,
-            long everyMinutes) {
+            long everySeconds) {
         this.minutes = minutes;
         this.hours = hours;
         this.days = days;
         this.months = months;
         this.weekdays = weekdays;
         this.anyDay = anyDay;
-        this.everyMinutes = everyMinutes;
+        this.everySeconds = everySeconds;
     }
 
     /** Parses a schedule; throws {@link IllegalArgumentException} saying what is wrong. */
@@ -58,7 +58,7 @@ public final class CronSchedule {
         };
         if (s.toLowerCase(Locale.ROOT).startsWith("@every ")) {
             long seconds = duration(s.substring(7).trim());
-            return new CronSchedule(null, null, null, null, null, true, Math.max(1, (seconds + 59) / 60));
+            return new CronSchedule(null, null, null, null, null, true, seconds);
         }
         String[] f = s.split("\\s+");
         if (f.length != 5) {
@@ -70,9 +70,7 @@ public final class CronSchedule {
             weekdays.set(0); // 7 is Sunday too
         }
         return new CronSchedule(field(f[0], 0, 59, null), field(f[1], 0, 23, null), field(f[2], 1, 31, null),
-                field(f[3], 1, 12, MONTHS), weekdays, f[2].startsWith("*") || f[2].startsWith("?")
-                        || f[4].startsWith("*") || f[4].startsWith("?"),
-                0);
+                field(f[3], 1, 12, MONTHS), weekdays, star(f[2]) || star(f[4]), 0);
     }
 
     /**
@@ -87,10 +85,10 @@ public final class CronSchedule {
     }
 
     long mostWithin(long seconds) {
-        long span = seconds / 60;
-        if (everyMinutes > 0) {
-            return span / everyMinutes + 1;
+        if (everySeconds > 0) {
+            return seconds / everySeconds + 1;
         }
+        long span = seconds / 60;
         ArrayDeque<Long> window = new ArrayDeque<>();
         long most = 1;
         LocalDateTime start = LocalDateTime.of(2027, 1, 1, 0, 0);
@@ -110,6 +108,22 @@ public final class CronSchedule {
             }
         }
         return most;
+    }
+
+    /**
+     * A day field that matches every day, as robfig/cron (the CronJob controller's parser) marks it: a part that is
+     * {@code *} or {@code ?} without a step above 1. Then day of month and day of week must both match; else either.
+     */
+    private static boolean star(String field) {
+        for (String part : field.split(",")) {
+            int slash = part.indexOf('/');
+            String range = slash < 0 ? part : part.substring(0, slash);
+            boolean stepped = slash >= 0 && !part.substring(slash + 1).equals("1");
+            if ((range.equals("*") || range.equals("?")) && !stepped) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean day(LocalDateTime t) {

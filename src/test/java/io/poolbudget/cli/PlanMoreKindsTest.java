@@ -12,12 +12,12 @@ class PlanMoreKindsTest {
         var run = PlanCommandTest.plan("", "-f", "examples/more-kinds/policy.yaml");
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("PoolPolicy shop-db: fits")
-                .contains("peak pods 8 = 4 (current replicas 4) + 4 surge + 0 terminating")
-                .contains("peak pods 6 = 3 (current replicas 3) + 3 surge + 0 terminating")
+                .contains("peak pods 12 = 4 (current replicas 4) + 4 surge + 4 terminating")
+                .contains("peak pods 9 = 3 (current replicas 3) + 3 surge + 3 terminating")
                 .contains("peak pods 2 = 2 (pods its Jobs run at once: 2) + 0 surge + 0 terminating")
                 .contains("peak pods 6 = 3 (pods its Jobs run at once: 3) + 0 surge + 3 terminating")
                 .contains("up to 3 Jobs at once (schedule '*/5 * * * *' starts that many within "
-                        + "activeDeadlineSeconds 600)");
+                        + "activeDeadlineSeconds 600 + a 30 s grace period)");
     }
 
     private static PlanCommandTest.Run plan(String target, String workload) {

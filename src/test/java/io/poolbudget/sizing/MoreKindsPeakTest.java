@@ -31,7 +31,12 @@ class MoreKindsPeakTest {
     void aTrafficRoutedCanaryRunsEveryReplicaTwiceAtPromotion() {
         var c = canary(true, false, List.of(20, 50));
         assertThat(c.surge(4)).isEqualTo(4);
-        assertThat(c.defaultTerminating(4)).isZero();
+        // a canary superseded mid-rollout shuts down beside the new one
+        assertThat(c.defaultTerminating(4)).isEqualTo(4);
+        // weights out of maxTrafficWeight 1000; minPodsPerReplicaSet 2 under a single replica
+        assertThat(new Canary(P25, P25, true, true, List.of(100, 500, 900), 0, 0, 30, 1000, 0).surge(10))
+                .isEqualTo(4);
+        assertThat(new Canary(P25, P25, true, false, List.of(), 0, 0, 30, 100, 2).surge(1)).isEqualTo(2);
         // a setCanaryScale step may name more canary pods than replicas
         assertThat(new Canary(P25, P25, true, false, List.of(), 7, 0, 30).surge(4)).isEqualTo(7);
         assertThat(new Canary(P25, P25, true, false, List.of(), 0, 150, 30).surge(4)).isEqualTo(6);
@@ -42,7 +47,7 @@ class MoreKindsPeakTest {
         // 10 replicas, weights 20 then 50 then 100: steps of 2, 3 (canary 5 + stable still 8 - 10) and 5
         var c = canary(true, true, List.of(20, 50));
         assertThat(c.surge(10)).isEqualTo(5);
-        assertThat(c.defaultTerminating(10)).isEqualTo(5);
+        assertThat(c.defaultTerminating(10)).isEqualTo(10); // a superseded canary, every replica at most
         // rounding up both sides: 3 replicas at weight 50 -> canary 2 + stable 3 (still at the weight before, 0)
         assertThat(canary(true, true, List.of(50)).surge(3)).isEqualTo(2);
         // no steps: straight to 100 beside a full stable
@@ -61,7 +66,7 @@ class MoreKindsPeakTest {
     void blueGreenRunsPreviewAndActiveAtOnce() {
         var b = new BlueGreen(1, 30);
         assertThat(b.surge(5)).isEqualTo(5);
-        assertThat(b.defaultTerminating(5)).isZero();
+        assertThat(b.defaultTerminating(5)).isEqualTo(5);
         assertThat(b.describe(5)).contains("previewReplicaCount 1", "scaleDownDelaySeconds 30");
     }
 
@@ -80,6 +85,10 @@ class MoreKindsPeakTest {
         assertThat(CronSchedule.mostStartsWithin("0 * * * *", 600)).isEqualTo(1);
         assertThat(CronSchedule.mostStartsWithin("@hourly", 7200)).isEqualTo(3);
         assertThat(CronSchedule.mostStartsWithin("@every 90m", 3 * 3600)).isEqualTo(3);
+        assertThat(CronSchedule.mostStartsWithin("@every 90s", 180)).isEqualTo(3);
+        // a stepped star is no star (robfig): odd days OR Mondays, so three starts can fall within two days
+        assertThat(CronSchedule.mostStartsWithin("0 0 */2 * MON", 2 * 86_400)).isEqualTo(3);
+        assertThat(CronSchedule.mostStartsWithin("0 0 * * MON", 2 * 86_400)).isEqualTo(1);
         // 23:50 and 00:10 the next day are 20 minutes apart, across the day boundary
         assertThat(CronSchedule.mostStartsWithin("10,50 0,23 * * *", 20 * 60)).isEqualTo(2);
         // names, ranges, steps; weekdays only: Friday 23:59 and Monday 00:00 are far apart

@@ -64,6 +64,7 @@ public class ArgoRollout implements HasMetadata, Namespaced {
         public java.util.Map<String, Object> trafficRouting;
         public Boolean dynamicStableScale;
         public Integer scaleDownDelaySeconds;
+        public Integer minPodsPerReplicaSet;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
