@@ -41,12 +41,12 @@ public final class ClusterFixture {
     }
 
     /**
-     * Argo Rollouts' own Rollout CRD (v1.9.1, from its repository's manifests/crds, gzipped), so that the operator
+     * Argo Rollouts' own Rollout CRD (v1.9.2, from its repository's manifests/crds, gzipped), so that the operator
      * watches Rollouts and its writes meet Argo's real schema; Argo's controller does not run here.
      */
     static void installArgoRolloutsCrd(KubernetesClient client) throws IOException {
         try (InputStream in = new java.util.zip.GZIPInputStream(ClusterFixture.class
-                .getResourceAsStream("/argo-rollouts/rollout-crd-v1.9.1.yaml.gz"))) {
+                .getResourceAsStream("/argo-rollouts/rollout-crd-v1.9.2.yaml.gz"))) {
             var crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
             crd.getMetadata().setAnnotations(null);
             client.resource(crd).forceConflicts().serverSideApply();

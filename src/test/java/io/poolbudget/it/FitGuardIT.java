@@ -125,6 +125,46 @@ class FitGuardIT extends OperatorTestBase {
                 + "fit");
     }
 
+    /** The guard answers a Rollout's scale too, from the fit of its own strategy (blue-green: 3 x its replicas). */
+    @Test
+    void anArgoRolloutScaledPastTheFitIsWarned() throws Exception {
+        guard("Warn");
+        client.resource(client.load(
+                new java.io.ByteArrayInputStream("""
+                        apiVersion: argoproj.io/v1alpha1
+                        kind: Rollout
+                        metadata: {name: shop}
+                        spec:
+                          replicas: 2
+                          selector: {matchLabels: {app: shop}}
+                          template:
+                            metadata: {labels: {app: shop}}
+                            spec: {containers: [{name: app, image: registry.k8s.io/pause:3.10}]}
+                          strategy: {blueGreen: {activeService: shop}}
+                        """.getBytes(StandardCharsets.UTF_8))).items().get(0)).inNamespace(ns).create();
+        applyPolicy(WEB_POLICY.formatted(6).replace("{name: web}", "{kind: Rollout, name: shop}")); // budget 12
+        var policy = awaitPolicy("db",
+                p -> target(p, "shop") != null && target(p, "shop").getReplicasThatFit() != null);
+        long fit = target(policy, "shop").getReplicasThatFit();
+        assertThat(fit).as("3 x replicas (preview, active, a superseded preview) at pool 1 within 12").isEqualTo(4);
+        var within = kubectl("scale", "rollout/shop", "--replicas=" + fit);
+        assertThat(within.exit()).as(within.err()).isZero();
+        assertThat(within.err()).as("no warning within the fit").doesNotContain("Warning");
+        Result past = null;
+        for (int i = 0; i < 20; i++) {
+            past = kubectl("scale", "rollout/shop", "--replicas=" + (fit + 1));
+            if (past.err().contains("Warning")) {
+                break;
+            }
+            kubectl("scale", "rollout/shop", "--replicas=" + fit);
+            TimeUnit.MILLISECONDS.sleep(500);
+        }
+        System.out.println("FitGuardIT: kubectl scale rollout --replicas=" + (fit + 1) + ": " + past.err().strip());
+        assertThat(past.exit()).as(past.err()).isZero();
+        assertThat(past.err()).startsWith("Warning: ").contains("Rollout/shop at " + (fit + 1) + " replicas does not "
+                + "fit the budget of PoolPolicy db at minPoolSize: up to " + fit + " replicas fit");
+    }
+
     record Result(int exit, String out, String err) {}
 
     private Result kubectl(String... args) throws IOException, InterruptedException {

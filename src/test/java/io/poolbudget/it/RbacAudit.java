@@ -38,8 +38,10 @@ record RbacAudit(Set<String> used, Set<String> forbidden) {
                 }
                 JsonNode ref = e.path("objectRef");
                 String group = ref.path("apiGroup").asText("");
-                // Every client may review its own rules; JOSDK does so before electing a leader.
-                if (group.equals("authorization.k8s.io")) {
+                // Every client may review its own rules; JOSDK does so before electing a leader. Discovery (the
+                // operator asks whether Argo Rollouts' API is served) reads no resource: every authenticated user may,
+                // through the cluster's own system:discovery role, not the chart's.
+                if (group.equals("authorization.k8s.io") || ref.path("resource").asText("").isEmpty()) {
                     continue;
                 }
                 String resource = ref.path("resource").asText() + (ref.hasNonNull("subresource")
