@@ -40,7 +40,7 @@ public final class WorkloadInterest {
 
     /** Whether any of these policies (those of the workload's namespace) reads the workload whole. */
     public static boolean wanted(Collection<PoolPolicy> policies, HasMetadata workload) {
-        WorkloadKind kind = kindOf(workload);
+        WorkloadKind kind = io.poolbudget.decide.WorkloadShapes.kind(workload);
         if (kind == null) {
             return true;
         }
@@ -56,7 +56,7 @@ public final class WorkloadInterest {
      * workload.
      */
     public static boolean concerns(PoolPolicy policy, HasMetadata workload) {
-        WorkloadKind kind = kindOf(workload);
+        WorkloadKind kind = io.poolbudget.decide.WorkloadShapes.kind(workload);
         if (kind == null) {
             return true;
         }
@@ -64,32 +64,8 @@ public final class WorkloadInterest {
         if (reads(policy, kind, meta.getName(), meta.getLabels())) {
             return true;
         }
-        ObjectMeta template = workload instanceof Deployment d && d.getSpec() != null
-                && d.getSpec().getTemplate() != null
-                        ? d.getSpec().getTemplate().getMetadata()
-                        : workload instanceof StatefulSet s && s.getSpec() != null && s.getSpec().getTemplate() != null
-                                ? s.getSpec().getTemplate().getMetadata()
-                                : workload instanceof io.poolbudget.api.argo.ArgoRollout r && r.getSpec() != null
-                                        && r.getSpec().template != null ? r.getSpec().template.getMetadata()
-                                                : cronJobTemplate(workload);
-        return template != null && Owner.of(policy).sized(template);
-    }
-
-    private static ObjectMeta cronJobTemplate(HasMetadata workload) {
-        if (!(workload instanceof io.fabric8.kubernetes.api.model.batch.v1.CronJob c) || c.getSpec() == null
-                || c.getSpec().getJobTemplate() == null || c.getSpec().getJobTemplate().getSpec() == null
-                || c.getSpec().getJobTemplate().getSpec().getTemplate() == null) {
-            return null;
-        }
-        return c.getSpec().getJobTemplate().getSpec().getTemplate().getMetadata();
-    }
-
-    private static WorkloadKind kindOf(HasMetadata workload) {
-        return workload instanceof Deployment ? WorkloadKind.Deployment
-                : workload instanceof StatefulSet ? WorkloadKind.StatefulSet
-                        : workload instanceof io.poolbudget.api.argo.ArgoRollout ? WorkloadKind.Rollout
-                                : workload instanceof io.fabric8.kubernetes.api.model.batch.v1.CronJob
-                                        ? WorkloadKind.CronJob : null;
+        var template = io.poolbudget.decide.WorkloadShapes.template(workload);
+        return template != null && template.getMetadata() != null && Owner.of(policy).sized(template.getMetadata());
     }
 
     public static boolean reads(PoolPolicy policy, WorkloadKind kind, String name, Map<String, String> labels) {

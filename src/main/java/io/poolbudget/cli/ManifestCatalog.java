@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
+import io.poolbudget.decide.WorkloadShapes;
 import io.poolbudget.planning.Workload;
 import io.poolbudget.planning.WorkloadCatalog;
 import io.poolbudget.planning.Workloads;
@@ -60,32 +61,16 @@ final class ManifestCatalog implements WorkloadCatalog {
             List<Workloads.Scaler> here = scalers.stream().filter(s -> sameNamespace(ns, s.namespace()))
                     .map(Scoped::scaler).toList();
             try {
-                switch (doc.kind()) {
-                    case "Deployment" -> {
-                        var d = Manifests.bind(doc, Deployment.class, Manifests.LENIENT);
-                        add(Workloads.of(d, here), d.getSpec() == null ? null : d.getSpec().getTemplate(), workloads,
-                                templates);
-                    }
-                    case "StatefulSet" -> {
-                        var s = Manifests.bind(doc, StatefulSet.class, Manifests.LENIENT);
-                        add(Workloads.of(s, here), s.getSpec() == null ? null : s.getSpec().getTemplate(), workloads,
-                                templates);
-                    }
-                    case "Rollout" -> {
-                        var r = Manifests.bind(doc, io.poolbudget.api.argo.ArgoRollout.class, Manifests.LENIENT);
-                        add(io.poolbudget.planning.MoreKinds.of(r, here), r.getSpec() == null ? null
-                                : r.getSpec().template, workloads, templates);
-                    }
-                    case "CronJob" -> {
-                        var c = Manifests.bind(doc, io.fabric8.kubernetes.api.model.batch.v1.CronJob.class,
-                                Manifests.LENIENT);
-                        var job = c.getSpec() == null || c.getSpec().getJobTemplate() == null ? null
-                                : c.getSpec().getJobTemplate().getSpec();
-                        add(io.poolbudget.planning.MoreKinds.of(c, here), job == null ? null : job.getTemplate(),
-                                workloads, templates);
-                    }
-                    default -> {
-                    }
+                io.fabric8.kubernetes.api.model.HasMetadata o = switch (doc.kind()) {
+                    case "Deployment" -> Manifests.bind(doc, Deployment.class, Manifests.LENIENT);
+                    case "StatefulSet" -> Manifests.bind(doc, StatefulSet.class, Manifests.LENIENT);
+                    case "Rollout" -> Manifests.bind(doc, io.poolbudget.api.argo.ArgoRollout.class, Manifests.LENIENT);
+                    case "CronJob" -> Manifests.bind(doc, io.fabric8.kubernetes.api.model.batch.v1.CronJob.class,
+                            Manifests.LENIENT);
+                    default -> null;
+                };
+                if (o != null) {
+                    add(WorkloadShapes.workload(o, here), WorkloadShapes.template(o), workloads, templates);
                 }
             } catch (IllegalArgumentException e) {
                 throw new Manifests.BadInput(doc.where() + ": " + e.getMessage());

@@ -121,7 +121,8 @@ public final class ClusterView implements WorkloadCatalog {
     }
 
     public PodTemplateSpec template(Workload w) {
-        return WorkloadShapes.template(object(w));
+        PodTemplateSpec template = WorkloadShapes.template(object(w));
+        return template == null ? new PodTemplateSpec() : template;
     }
 
     /** The policy's ConfigMap for the workload. */

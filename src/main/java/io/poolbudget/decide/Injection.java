@@ -266,10 +266,8 @@ public final class Injection {
 
     /** The kind of a workload object (a cached object may lack its kind field). */
     public static WorkloadKind kindOf(HasMetadata workload) {
-        return workload instanceof io.fabric8.kubernetes.api.model.apps.StatefulSet ? WorkloadKind.StatefulSet
-                : workload instanceof io.poolbudget.api.argo.ArgoRollout ? WorkloadKind.Rollout
-                        : workload instanceof io.fabric8.kubernetes.api.model.batch.v1.CronJob ? WorkloadKind.CronJob
-                                : WorkloadKind.Deployment;
+        WorkloadKind kind = WorkloadShapes.kind(workload);
+        return kind == null ? WorkloadKind.Deployment : kind;
     }
 
     public static ConfigMap configMap(WorkloadKind kind, String namespace, String workload, Owner owner,

@@ -19,13 +19,21 @@ import java.util.Objects;
  * has rolled the current template out, and what its status counts. One place per kind, so that the rest of the
  * operator reads a Deployment, a StatefulSet, an Argo Rollout and a CronJob alike.
  */
-final class WorkloadShapes {
+public final class WorkloadShapes {
     /** The label the Job controller puts on a Job's pods. */
     static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
 
     private WorkloadShapes() {}
 
-    static Workload workload(HasMetadata o, List<Workloads.Scaler> scalers) {
+    /** The target kind of a workload object (a cached object may lack its kind field); null for any other object. */
+    public static io.poolbudget.api.v1alpha1.WorkloadKind kind(HasMetadata o) {
+        return o instanceof Deployment ? io.poolbudget.api.v1alpha1.WorkloadKind.Deployment
+                : o instanceof StatefulSet ? io.poolbudget.api.v1alpha1.WorkloadKind.StatefulSet
+                        : o instanceof ArgoRollout ? io.poolbudget.api.v1alpha1.WorkloadKind.Rollout
+                                : o instanceof CronJob ? io.poolbudget.api.v1alpha1.WorkloadKind.CronJob : null;
+    }
+
+    public static Workload workload(HasMetadata o, List<Workloads.Scaler> scalers) {
         if (o instanceof Deployment d) {
             return Workloads.of(d, scalers);
         } else if (o instanceof StatefulSet s) {
@@ -38,17 +46,21 @@ final class WorkloadShapes {
         throw new IllegalStateException("not a workload kind: " + o.getClass().getName());
     }
 
-    static PodTemplateSpec template(HasMetadata o) {
+    /**
+     * The workload's pod template, null where it has none (a skeleton kept without its spec, a manifest without a
+     * template, a Rollout that runs another workload's).
+     */
+    public static PodTemplateSpec template(HasMetadata o) {
         if (o instanceof Deployment d) {
-            return d.getSpec().getTemplate();
+            return d.getSpec() == null ? null : d.getSpec().getTemplate();
         } else if (o instanceof StatefulSet s) {
-            return s.getSpec().getTemplate();
+            return s.getSpec() == null ? null : s.getSpec().getTemplate();
         } else if (o instanceof ArgoRollout r) {
-            return r.getSpec() == null || r.getSpec().template == null ? new PodTemplateSpec() : r.getSpec().template;
+            return r.getSpec() == null ? null : r.getSpec().template;
         } else if (o instanceof CronJob c) {
             var job = c.getSpec() == null || c.getSpec().getJobTemplate() == null ? null
                     : c.getSpec().getJobTemplate().getSpec();
-            return job == null || job.getTemplate() == null ? new PodTemplateSpec() : job.getTemplate();
+            return job == null ? null : job.getTemplate();
         }
         throw new IllegalStateException("not a workload kind: " + o.getClass().getName());
     }

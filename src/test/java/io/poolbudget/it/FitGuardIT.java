@@ -76,16 +76,7 @@ class FitGuardIT extends OperatorTestBase {
         assertThat(within.exit()).as(within.err()).isZero();
         assertThat(within.err()).as("no warning within the fit").doesNotContain("Warning");
 
-        // a new binding and a status just written reach the API server's admission within a second or so
-        Result past = null;
-        for (int i = 0; i < 20; i++) {
-            past = kubectl("scale", "deployment/web", "--replicas=" + (fit + 1));
-            if (past.err().contains("Warning")) {
-                break;
-            }
-            kubectl("scale", "deployment/web", "--replicas=" + fit);
-            TimeUnit.MILLISECONDS.sleep(500);
-        }
+        Result past = scaleUntilWarned("deployment/web", fit);
         System.out.println("FitGuardIT: kubectl scale --replicas=" + (fit + 1) + ": " + past.err().strip());
         assertThat(past.exit()).as(past.err()).isZero();
         assertThat(past.err()).startsWith("Warning: ").contains("Deployment/web at " + (fit + 1) + " replicas does "
@@ -150,19 +141,28 @@ class FitGuardIT extends OperatorTestBase {
         var within = kubectl("scale", "rollout/shop", "--replicas=" + fit);
         assertThat(within.exit()).as(within.err()).isZero();
         assertThat(within.err()).as("no warning within the fit").doesNotContain("Warning");
-        Result past = null;
-        for (int i = 0; i < 20; i++) {
-            past = kubectl("scale", "rollout/shop", "--replicas=" + (fit + 1));
-            if (past.err().contains("Warning")) {
-                break;
-            }
-            kubectl("scale", "rollout/shop", "--replicas=" + fit);
-            TimeUnit.MILLISECONDS.sleep(500);
-        }
+        Result past = scaleUntilWarned("rollout/shop", fit);
         System.out.println("FitGuardIT: kubectl scale rollout --replicas=" + (fit + 1) + ": " + past.err().strip());
         assertThat(past.exit()).as(past.err()).isZero();
         assertThat(past.err()).startsWith("Warning: ").contains("Rollout/shop at " + (fit + 1) + " replicas does not "
                 + "fit the budget of PoolPolicy db at minPoolSize: up to " + fit + " replicas fit");
+    }
+
+    /**
+     * Scales {@code workload} one past {@code fit}, back to {@code fit} and again until the guard warns: a new binding
+     * and a status just written reach the API server's admission within a second or so. The last answer.
+     */
+    private Result scaleUntilWarned(String workload, long fit) throws IOException, InterruptedException {
+        Result past = null;
+        for (int i = 0; i < 20; i++) {
+            past = kubectl("scale", workload, "--replicas=" + (fit + 1));
+            if (past.err().contains("Warning")) {
+                break;
+            }
+            kubectl("scale", workload, "--replicas=" + fit);
+            TimeUnit.MILLISECONDS.sleep(500);
+        }
+        return past;
     }
 
     record Result(int exit, String out, String err) {}

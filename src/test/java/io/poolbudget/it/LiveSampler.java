@@ -100,6 +100,11 @@ final class LiveSampler implements Watcher<Pod>, AutoCloseable {
     }
 
     private int size(Pod pod) {
+        return held(pod, variable, appDefault);
+    }
+
+    /** The pool a pod holds: {@code variable} in its first container, or the app's default where it has none. */
+    static int held(Pod pod, String variable, int appDefault) {
         String v = OperatorTestBase.env(pod.getSpec().getContainers().get(0).getEnv(), variable);
         return v == null ? appDefault : Integer.parseInt(v);
     }

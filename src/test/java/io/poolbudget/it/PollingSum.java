@@ -7,8 +7,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the pods of a namespace hold, listed every 100 ms (terminating pods too): the pool in their first container's
- * variable, or the app's default. {@link LiveSampler} sums at every pod event; this one on a clock, as the issue asks.
+ * What the pods of a namespace hold, listed every 100 ms (terminating pods too), each as {@link LiveSampler#held}
+ * counts it. {@link LiveSampler} sums at every pod event; this one on a clock, as the issue asks.
  */
 final class PollingSum implements AutoCloseable {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
@@ -20,8 +20,7 @@ final class PollingSum implements AutoCloseable {
         sum.timer.scheduleAtFixedRate(() -> {
             int total = 0;
             for (Pod p : client.pods().inNamespace(namespace).list().getItems()) {
-                String v = OperatorTestBase.env(p.getSpec().getContainers().get(0).getEnv(), variable);
-                total += v == null ? appDefault : Integer.parseInt(v);
+                total += LiveSampler.held(p, variable, appDefault);
             }
             sum.peak = Math.max(sum.peak, total);
             sum.samples++;
