@@ -5,12 +5,15 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The budget check, measured at the database: every 100 ms, PostgreSQL's own count of the
@@ -20,11 +23,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class ConnectionSampler implements AutoCloseable {
     static final Duration PERIOD = Duration.ofMillis(100);
-    private static final String QUERY = "select application_name, count(*) from pg_stat_activity "
-            + "where application_name = any(?) group by application_name";
+    private static final String QUERY = "select application_name, host(client_addr), count(*) from pg_stat_activity "
+            + "where application_name = any(?) group by 1, 2";
     static final String MARIADB = "jdbc:mariadb://10.88.0.1:3307/"; // no database: the monitoring account needs none
-    private static final String MARIADB_QUERY = "SELECT USER, COUNT(*) FROM information_schema.PROCESSLIST "
-            + "WHERE FIND_IN_SET(USER, ?) > 0 GROUP BY USER";
+    private static final String MARIADB_QUERY = "SELECT USER, SUBSTRING_INDEX(HOST, ':', 1), COUNT(*) "
+            + "FROM information_schema.PROCESSLIST "
+            + "WHERE FIND_IN_SET(USER, ?) > 0 GROUP BY USER, SUBSTRING_INDEX(HOST, ':', 1)";
 
     private final HikariDataSource db;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -40,6 +44,11 @@ final class ConnectionSampler implements AutoCloseable {
     private Instant peakAt;
     private Map<String, Integer> peakBreakdown = Map.of();
     private Map<String, Integer> lastBreakdown = Map.of();
+    private Map<String, Integer> peakByAddress = Map.of();
+    /** Each change of the breakdown, newest last, bounded: what led up to a peak, for a failure message. */
+    private final Deque<String> changes = new ArrayDeque<>();
+    private Function<String, String> addressNames = a -> a;
+    private Map<String, Integer> lastByAddress = Map.of();
 
     private final boolean mariaDb;
 
@@ -78,6 +87,7 @@ final class ConnectionSampler implements AutoCloseable {
 
     private void sample() {
         Map<String, Integer> byApp = new TreeMap<>();
+        Map<String, Integer> byAddress = new TreeMap<>();
         try (var c = db.getConnection(); var s = c.prepareStatement(mariaDb ? MARIADB_QUERY : QUERY)) {
             if (mariaDb) {
                 s.setString(1, String.join(",", apps));
@@ -86,7 +96,8 @@ final class ConnectionSampler implements AutoCloseable {
             }
             try (var rs = s.executeQuery()) {
                 while (rs.next()) {
-                    byApp.put(rs.getString(1), rs.getInt(2));
+                    byApp.merge(rs.getString(1), rs.getInt(3), Integer::sum);
+                    byAddress.merge(rs.getString(1) + "@" + rs.getString(2), rs.getInt(3), Integer::sum);
                 }
             }
         } catch (SQLException e) {
@@ -98,14 +109,28 @@ final class ConnectionSampler implements AutoCloseable {
         int total = byApp.values().stream().mapToInt(Integer::intValue).sum();
         synchronized (this) {
             samples++;
+            if (!byAddress.equals(lastByAddress)) {
+                changes.addLast(Instant.now() + " " + total + " " + byAddress);
+                if (changes.size() > 40) {
+                    changes.removeFirst();
+                }
+                lastByAddress = byAddress;
+            }
             last = total;
             lastBreakdown = byApp;
             if (total > peak) {
                 peak = total;
                 peakAt = Instant.now();
                 peakBreakdown = byApp;
+                peakByAddress = byAddress;
             }
         }
+    }
+
+    /** Names a client address (a pod's IP) in a failure message, say with the pod and its pool size. */
+    synchronized ConnectionSampler naming(Function<String, String> names) {
+        this.addressNames = names;
+        return this;
     }
 
     synchronized int now() {
@@ -144,7 +169,11 @@ final class ConnectionSampler implements AutoCloseable {
                     "the sampler could not read the database's count often enough to judge: " + report);
         }
         if (peak > budget) {
-            throw new AssertionError("over budget at the database: " + report);
+            var held = new StringBuilder();
+            peakByAddress.forEach((appAtAddress, n) -> held.append("\n  ").append(n).append(" by ").append(appAtAddress)
+                    .append(" ").append(addressNames.apply(appAtAddress.substring(appAtAddress.indexOf('@') + 1))));
+            throw new AssertionError("over budget at the database: " + report + "\nheld at the peak:" + held
+                    + "\nthe changes before it:\n  " + String.join("\n  ", changes));
         }
     }
 

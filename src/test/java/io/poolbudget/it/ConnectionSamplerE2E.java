@@ -20,13 +20,18 @@ class ConnectionSamplerE2E extends OperatorTestBase {
     void failsWhenTheAppsHoldMoreThanTheBudget() {
         create(RealApps.app(ns, "held", 2, Map.of(), 0));
         awaitRolledOut("held");
-        try (var sampler = ConnectionSampler.start(Set.of(RealApps.appName(ns, "held")))) {
+        try (var pods = new PodAddresses(client, ns);
+                var sampler = ConnectionSampler.start(Set.of(RealApps.appName(ns, "held"))).naming(pods)) {
             Awaitility.await("PostgreSQL counting both pools").atMost(60, TimeUnit.SECONDS)
                     .until(() -> sampler.now() == 20 && sampler.samples() >= 10);
             assertThat(sampler.peak()).isEqualTo(20);
             assertThatThrownBy(() -> sampler.assertWithin("sampler self-check, budget 19", 19))
                     .isInstanceOf(AssertionError.class).hasMessageContaining("over budget at the database")
-                    .hasMessageContaining("peak  20 of budget  19");
+                    .hasMessageContaining("peak  20 of budget  19")
+                    // which pods held them: each of the two by its address and name
+                    .hasMessageContaining("10 by " + RealApps.appName(ns, "held") + "@")
+                    .hasMessageContaining(livePods("held").get(0).getMetadata().getName())
+                    .hasMessageContaining(livePods("held").get(1).getMetadata().getName());
             sampler.assertWithin("sampler self-check, budget 20", 20);
         }
     }

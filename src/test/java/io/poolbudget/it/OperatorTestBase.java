@@ -296,9 +296,7 @@ abstract class OperatorTestBase {
         for (String app : targets) {
             awaitRolledOut(app, seconds);
         }
-        Awaitility.await("old pods gone").atMost(seconds, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
-                .until(() -> client.pods().inNamespace(ns).list().getItems().stream()
-                        .noneMatch(pod -> pod.getMetadata().getDeletionTimestamp() != null));
+        awaitOldPodsGone(null, seconds);
         return awaitPolicy(policy, p -> targets.stream()
                 .allMatch(t -> target(p, t) != null && "Applied".equals(target(p, t).getState())), seconds);
     }
@@ -306,6 +304,19 @@ abstract class OperatorTestBase {
     List<Pod> livePods(String app) {
         return client.pods().inNamespace(ns).withLabel("app", app).list().getItems().stream()
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+    }
+
+    /**
+     * No pod of the app (of the namespace, for null) terminating any more. A Deployment counts as rolled out while its
+     * old pods still shut down, and one deleted before it was Ready may still be starting, to open its pool (at the
+     * app's default, when it predates the policy) after a test took the count it started from.
+     */
+    void awaitOldPodsGone(String app, int seconds) {
+        Awaitility.await((app == null ? "" : app + "'s ") + "old pods gone").atMost(seconds, TimeUnit.SECONDS)
+                .pollInterval(500, TimeUnit.MILLISECONDS)
+                .until(() -> (app == null ? client.pods().inNamespace(ns) : client.pods().inNamespace(ns)
+                        .withLabel("app", app)).list().getItems().stream()
+                        .noneMatch(pod -> pod.getMetadata().getDeletionTimestamp() != null));
     }
 
     void awaitRolledOut(String name) {

@@ -42,6 +42,7 @@ class RealPoolsE2E extends OperatorTestBase {
               targets: [{selector: {matchLabels: {db: e2e}}%s}]
             """;
     private RealApps apps;
+    private PodAddresses pods;
 
     @BeforeAll
     static void start() {
@@ -53,10 +54,15 @@ class RealPoolsE2E extends OperatorTestBase {
         if (apps != null) {
             apps.close();
         }
+        if (pods != null) {
+            pods.close();
+        }
     }
 
     private ConnectionSampler sampler(String... names) {
-        return ConnectionSampler.start(Stream.of(names).map(n -> RealApps.appName(ns, n)).collect(Collectors.toSet()));
+        pods = pods == null ? new PodAddresses(client, ns) : pods;
+        return ConnectionSampler.start(Stream.of(names).map(n -> RealApps.appName(ns, n)).collect(Collectors.toSet()))
+                .naming(pods);
     }
 
     private PoolPolicy policy(int cores, int spindles) {
@@ -68,6 +74,7 @@ class RealPoolsE2E extends OperatorTestBase {
         var policy = awaitPolicy("db", p -> p.getStatus().getTargets().size() == names.size()
                 && p.getStatus().getTargets().stream().allMatch(t -> "Applied".equals(t.getState())));
         names.forEach(this::awaitRolledOut);
+        names.forEach(n -> awaitOldPodsGone(n, 90));
         apps = apps == null ? new RealApps(client, ns) : apps;
         for (String name : names) {
             int applied = target(policy, name).getAppliedPoolSize();

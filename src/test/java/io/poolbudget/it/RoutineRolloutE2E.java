@@ -49,10 +49,7 @@ class RoutineRolloutE2E extends OperatorTestBase {
     /** Rolled out and every old pod gone (a Spring Boot pod drains for seconds after its preStop). */
     private void awaitQuiet(String app) {
         awaitRolledOut(app, 240);
-        Awaitility.await(app + "'s old pods gone").atMost(120, TimeUnit.SECONDS)
-                .pollInterval(500, TimeUnit.MILLISECONDS)
-                .until(() -> client.pods().inNamespace(ns).withLabel("app", app).list().getItems().stream()
-                        .noneMatch(p -> p.getMetadata().getDeletionTimestamp() != null));
+        awaitOldPodsGone(app, 120);
     }
 
     /** Sized, rolled out, and PostgreSQL counting replicas × the size the status shows. */

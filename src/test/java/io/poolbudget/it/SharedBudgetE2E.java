@@ -63,6 +63,7 @@ class SharedBudgetE2E extends OperatorTestBase {
                     && t.getPoolSize() == Math.max(1, q.getStatus().getBudget().getConnections() / t.getPeakPods());
         }, 240);
         awaitRolledOut(app, 240);
+        awaitOldPodsGone(app, 120);
         var t = target(p, app);
         assertThat(t.getPeakPods()).as("4 replicas + 1 surge + at least 1 terminating").isGreaterThanOrEqualTo(6);
         if (t.getPoolSize() != planned) {
