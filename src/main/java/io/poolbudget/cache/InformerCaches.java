@@ -52,7 +52,7 @@ public final class InformerCaches {
     }
 
     /**
-     * A namespace's Deployments or StatefulSets, each of them whole that one of {@code readers} reads. Where the store
+     * A namespace's workloads of one kind, each of them whole that one of {@code readers} reads. Where the store
      * kept only a {@link WorkloadInterest skeleton} of one (no policy read it when it was stored), it is read from the
      * API server, once: the store keeps it whole from then on. One gone meanwhile is left out.
      */

@@ -60,9 +60,9 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
         List<PoolPolicy> readers = Stream.concat(Stream.of(context.getPrimaryResource()), neighbours.stream()).toList();
         List<Deployment> deployments = InformerCaches.workloads(context, Deployment.class, ns, readers);
         List<StatefulSet> statefulSets = InformerCaches.workloads(context, StatefulSet.class, ns, readers);
-        var cronJobs = InformerCaches.cached(context, CronJob.class, ns);
+        var cronJobs = InformerCaches.workloads(context, CronJob.class, ns, readers);
         var rollouts = InformerCaches.watches(context, ArgoRollout.class)
-                ? InformerCaches.cached(context, ArgoRollout.class, ns) : null;
+                ? InformerCaches.workloads(context, ArgoRollout.class, ns, readers) : null;
         settled.retain(ns, Stream.of(deployments, statefulSets, cronJobs, rollouts == null ? List.<ArgoRollout>of()
                 : rollouts).flatMap(List::stream).map(o -> ((HasMetadata) o).getMetadata().getUid())
                 .filter(Objects::nonNull).toList());

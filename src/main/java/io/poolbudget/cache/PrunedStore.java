@@ -4,6 +4,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
+import io.poolbudget.api.argo.ArgoRollout;
+import io.poolbudget.decide.WorkloadShapes;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
@@ -20,8 +23,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * An informer store (fabric8's {@code ItemStore}, given to JOSDK's informer configuration) that keeps only what
- * the operator reads of each cached object. Every Deployment, StatefulSet and HPA of the watched namespaces is
- * cached, so what is dropped here is dropped once per object in the cluster:
+ * the operator reads of each cached object. Every Deployment, StatefulSet, CronJob, Argo Rollout and HPA of the
+ * watched namespaces is cached, so what is dropped here is dropped once per object in the cluster:
  * <ul>
  *   <li>managedFields (the field sets are the largest part of most objects; nothing reads them);</li>
  *   <li>the message and last update time of a Deployment's or StatefulSet's conditions (their type, status, reason
@@ -74,8 +77,8 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
     }
 
     /**
-     * Deployments or StatefulSets: those no policy of their namespace reads are kept as a {@link WorkloadInterest
-     * skeleton}. {@code policiesIn} gives a namespace's policies as the controller's cache holds them.
+     * Workloads (Deployments, StatefulSets, CronJobs, Argo Rollouts): those no policy of their namespace reads are
+     * kept as a {@link WorkloadInterest skeleton}. {@code policiesIn} gives a namespace's policies as the controller's cache holds them.
      */
     public static <R extends HasMetadata> PrunedStore<R> workloads(
             Function<String, Collection<PoolPolicy>> policiesIn) {
@@ -250,6 +253,10 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
             }
         } else if (obj instanceof Pod p) {
             p.setSpec(PodSpecs.readPart(p.getSpec()));
+        } else if (obj instanceof CronJob || obj instanceof ArgoRollout) {
+            // their Job's or their own pod template, as a Deployment's (what a Job or Rollout spec says beyond it is
+            // what sizing reads: parallelism, schedule, strategy)
+            PodSpecs.keepReadPart(WorkloadShapes.template(obj));
         }
         Map<String, String> annotations = meta.getAnnotations();
         if (annotations != null && annotations.containsKey(LAST_APPLIED)) {

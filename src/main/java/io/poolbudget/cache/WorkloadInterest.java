@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
+import io.poolbudget.api.argo.ArgoRollout;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.TargetSpec;
 import io.poolbudget.api.v1alpha1.TargetStatus;
@@ -16,7 +18,8 @@ import java.util.Collection;
 import java.util.Map;
 
 /**
- * Which Deployments and StatefulSets some policy reads, and what the informer stores keep of the others.
+ * Which workloads (Deployments, StatefulSets, CronJobs, Argo Rollouts) some policy reads, and what the informer stores
+ * keep of the others.
  * <p>
  * Every workload of every watched namespace is cached, and in most clusters most of them belong to no policy: with
  * 40,000 such Deployments beside 10,000 targeted ones, their pod templates and status were most of the live heap.
@@ -35,7 +38,10 @@ public final class WorkloadInterest {
 
     /** A skeleton: the store kept only this workload's identity and labels (an object from the API has a spec). */
     public static boolean isSkeleton(HasMetadata o) {
-        return o instanceof Deployment d ? d.getSpec() == null : o instanceof StatefulSet s && s.getSpec() == null;
+        return o instanceof Deployment d ? d.getSpec() == null
+                : o instanceof StatefulSet s ? s.getSpec() == null
+                        : o instanceof CronJob c ? c.getSpec() == null
+                                : o instanceof ArgoRollout r && r.getSpec() == null;
     }
 
     /** Whether any of these policies (those of the workload's namespace) reads the workload whole. */
@@ -118,7 +124,9 @@ public final class WorkloadInterest {
         kept.setGeneration(m.getGeneration());
         kept.setLabels(m.getLabels());
         kept.setDeletionTimestamp(m.getDeletionTimestamp());
-        HasMetadata s = whole instanceof StatefulSet ? new StatefulSet() : new Deployment();
+        HasMetadata s = whole instanceof StatefulSet ? new StatefulSet()
+                : whole instanceof CronJob ? new CronJob() : whole instanceof ArgoRollout ? new ArgoRollout()
+                        : new Deployment();
         s.setMetadata(kept);
         return (R) s;
     }

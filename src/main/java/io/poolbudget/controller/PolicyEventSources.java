@@ -180,11 +180,13 @@ public final class PolicyEventSources {
         // the others' objects from a shared one: prune only where one informer watches every namespace
         if (context.getControllerConfiguration().getInformerConfig().watchAllNamespaces()) {
             config.withItemStore(type == Deployment.class || type == StatefulSet.class
-                    // the controller's cache is synced before JOSDK starts this informer
-                    ? PrunedStore.workloads(ns -> policies.in(context.getPrimaryCache(), ns).toList())
-                    : type == Pod.class && Owner.SIZED_LABEL.equals(labelSelector)
-                            ? (PrunedStore) new PrunedStore<Pod>().notifying(caches::podChanged)
-                            : new PrunedStore<>());
+                    || type == io.fabric8.kubernetes.api.model.batch.v1.CronJob.class
+                    || type == io.poolbudget.api.argo.ArgoRollout.class
+                            // the controller's cache is synced before JOSDK starts this informer
+                            ? PrunedStore.workloads(ns -> policies.in(context.getPrimaryCache(), ns).toList())
+                            : type == Pod.class && Owner.SIZED_LABEL.equals(labelSelector)
+                                    ? (PrunedStore) new PrunedStore<Pod>().notifying(caches::podChanged)
+                                    : new PrunedStore<>());
         }
         return new InformerEventSource<>(config.build(), context);
     }

@@ -146,6 +146,52 @@ class WorkloadInterestTest {
         assertThat(store.inNamespace("shop")).isEmpty();
     }
 
+    @Test
+    void cronJobsAndRolloutsNoPolicyReadsAreSkeletonsAndTheOthersKeepOnlyTheReadPartOfTheirTemplate() {
+        Map<String, List<PoolPolicy>> policies = Map.of("shop", List.of(policy(byName(WorkloadKind.CronJob, "sync")),
+                policy(byName(WorkloadKind.Rollout, "web"))));
+        var cronJobs = PrunedStore.<io.fabric8.kubernetes.api.model.batch.v1.CronJob>workloads(
+                ns -> policies.getOrDefault(ns, List.of()));
+        var rollouts = PrunedStore.<io.poolbudget.api.argo.ArgoRollout>workloads(
+                ns -> policies.getOrDefault(ns, List.of()));
+        for (String name : List.of("sync", "report")) {
+            cronJobs.put("shop/" + name, new io.fabric8.kubernetes.api.model.batch.v1.CronJobBuilder()
+                    .withMetadata(meta(name)).withNewSpec().withSchedule("*/5 * * * *").withNewJobTemplate()
+                    .withNewSpec().withParallelism(2).withNewTemplate().withSpec(podSpec()).endTemplate().endSpec()
+                    .endJobTemplate().endSpec().build());
+            var rollout = new io.poolbudget.api.argo.ArgoRollout();
+            rollout.setMetadata(meta(name.equals("sync") ? "web" : "api"));
+            rollout.setSpec(new io.poolbudget.api.argo.ArgoRollout.Spec());
+            rollout.getSpec().template = new io.fabric8.kubernetes.api.model.PodTemplateSpec(null, podSpec());
+            rollouts.put("shop/" + rollout.getMetadata().getName(), rollout);
+        }
+        assertThat(WorkloadInterest.isSkeleton(cronJobs.get("shop/report"))).as("no policy reads it").isTrue();
+        assertThat(cronJobs.get("shop/report")).isInstanceOf(io.fabric8.kubernetes.api.model.batch.v1.CronJob.class);
+        assertThat(WorkloadInterest.isSkeleton(rollouts.get("shop/api"))).isTrue();
+        assertThat(rollouts.get("shop/api")).isInstanceOf(io.poolbudget.api.argo.ArgoRollout.class);
+
+        var sync = cronJobs.get("shop/sync");
+        assertThat(sync.getSpec().getJobTemplate().getSpec().getParallelism()).isEqualTo(2);
+        var syncPod = sync.getSpec().getJobTemplate().getSpec().getTemplate().getSpec();
+        var webPod = rollouts.get("shop/web").getSpec().template.getSpec();
+        for (var pod : List.of(syncPod, webPod)) {
+            assertThat(pod.getContainers().get(0).getEnv()).extracting("name").containsExactly("POOL");
+            assertThat(pod.getContainers().get(0).getImage()).as("nothing reads it").isNull();
+            assertThat(pod.getVolumes()).as("nothing reads them").isNullOrEmpty();
+        }
+    }
+
+    private static io.fabric8.kubernetes.api.model.ObjectMeta meta(String name) {
+        return new ObjectMetaBuilder().withName(name).withNamespace("shop").withUid(name + "-uid").build();
+    }
+
+    private static io.fabric8.kubernetes.api.model.PodSpec podSpec() {
+        return new io.fabric8.kubernetes.api.model.PodSpecBuilder().addNewContainer().withName("app")
+                .withImage("registry.example/app:1").addNewEnv().withName("POOL").withValue("4").endEnv()
+                .addNewVolumeMount().withName("data").withMountPath("/data").endVolumeMount().endContainer()
+                .addNewVolume().withName("data").withNewEmptyDir().endEmptyDir().endVolume().build();
+    }
+
     private static Deployment deployment(String name, Map<String, String> labels) {
         return new DeploymentBuilder().withNewMetadata().withName(name).withNamespace("shop").withUid(name + "-uid")
                 .withLabels(labels).endMetadata().withNewSpec().withReplicas(4).withNewTemplate().withNewSpec()
