@@ -41,6 +41,17 @@ public record Canary(IntOrPercent maxSurge, IntOrPercent maxUnavailable, boolean
         return new Rollout.RollingUpdate(maxSurge, maxUnavailable);
     }
 
+    /** Without traffic routing only: there its maxSurge sets the surge, as a Deployment's does. */
+    @Override
+    public Canary withoutSurge(long replicas) {
+        if (trafficRouted) {
+            return null;
+        }
+        var alt = basic().withoutSurge(replicas);
+        return new Canary(alt.maxSurge(), alt.maxUnavailable(), false, dynamicStableScale, weights,
+                canaryScaleReplicas, canaryScaleWeight, scaleDownDelaySeconds, maxWeight, minPods);
+    }
+
     @Override
     public long surge(long replicas) {
         if (!trafficRouted) {

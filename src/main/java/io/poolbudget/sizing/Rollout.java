@@ -27,6 +27,14 @@ public sealed interface Rollout permits Rollout.RollingUpdate, Rollout.Recreate,
         return "current replicas";
     }
 
+    /**
+     * The same strategy with maxSurge 0, for saying what a surge costs; its maxUnavailable kept, or 1 where that
+     * resolves to none (Kubernetes and Argo refuse both 0). Null where no maxSurge sets the surge.
+     */
+    default Rollout withoutSurge(long replicas) {
+        return null;
+    }
+
     /** Deployment RollingUpdate. Kubernetes' defaults are 25% / 25%. */
     record RollingUpdate(IntOrPercent maxSurge, IntOrPercent maxUnavailable) implements Rollout {
         public static final RollingUpdate DEFAULT = new RollingUpdate(IntOrPercent.percent(25),
@@ -41,6 +49,12 @@ public sealed interface Rollout permits Rollout.RollingUpdate, Rollout.Recreate,
         @Override
         public long surge(long replicas) {
             return maxSurge.resolve(replicas, true);
+        }
+
+        @Override
+        public RollingUpdate withoutSurge(long replicas) {
+            return new RollingUpdate(IntOrPercent.of(0),
+                    maxUnavailable.resolve(replicas, false) == 0 ? IntOrPercent.of(1) : maxUnavailable);
         }
 
         /** Unavailable pods, after Kubernetes' fencepost rule: when both resolve to 0, one may be unavailable. */

@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * What a target's rollout surge costs it, said: the pool it would get with maxSurge 0 (its maxUnavailable kept, 1
- * where it resolves to none, as Kubernetes requires), everything else alike. Said only where that pool is larger, for policies of up to
+ * where it resolves to none, as Kubernetes requires), everything else alike. For a Deployment's RollingUpdate and an
+ * Argo canary without traffic routing ({@link Rollout#withoutSurge}): elsewhere no maxSurge sets the surge. Said only where that pool is larger, for policies of up to
  * {@link #MOST_TARGETS} targets (each target asks the engine once more).
  */
 final class StrategyCost {
@@ -23,14 +24,13 @@ final class StrategyCost {
         for (int i = 0; i < targets.size(); i++) {
             TargetInput t = targets.get(i);
             TargetAllocation now = current.get(i);
-            if (!(t.rollout() instanceof Rollout.RollingUpdate r) || now.peak().surge() == 0
-                    || now.peak().basisReplicas() == 0) {
+            Rollout noSurge = t.rollout() == null || now.peak().surge() == 0 || now.peak().basisReplicas() == 0 ? null
+                    : t.rollout().withoutSurge(now.peak().basisReplicas());
+            if (noSurge == null) {
                 continue;
             }
-            // Kubernetes refuses maxSurge and maxUnavailable both 0: the alternative keeps at least one unavailable
-            IntOrPercent unavailable = r.maxUnavailable().resolve(now.peak().basisReplicas(), false) == 0
-                    ? IntOrPercent.of(1) : r.maxUnavailable();
-            var noSurge = new Rollout.RollingUpdate(IntOrPercent.of(0), unavailable);
+            IntOrPercent unavailable = noSurge instanceof Canary c ? c.maxUnavailable()
+                    : noSurge instanceof Rollout.RollingUpdate r ? r.maxUnavailable() : null;
             List<TargetInput> alt = new ArrayList<>(targets);
             alt.set(i, t.toBuilder().rollout(noSurge).build());
             TargetAllocation then = PoolSizer.allocateOnly(budget, alt).get(i);

@@ -39,6 +39,25 @@ class PoolSizerTest {
     }
 
     @Test
+    void whatAnArgoCanarysSurgeCostsIsSaidWhereMaxSurgeSetsIt() {
+        // basic canary, Argo's 25 % / 25 %: 4 + 1 surge + 2 terminating = 7 peak pods: 15 / 7 -> 2;
+        // with maxSurge 0 (maxUnavailable 25 % = 1): 4 + 0 + 1 = 5 -> 3
+        var basic = new Canary(IntOrPercent.percent(25), IntOrPercent.percent(25), false, false, List.of(20, 50), 0, 0,
+                30);
+        var web = PoolSizer.allocate(budget(15), List.of(pods("web", 4).rollout(basic).build())).target("web");
+        assertThat(web.poolSize()).isEqualTo(2);
+        assertThat(web.strategyCost()).isEqualTo("with maxSurge 0 (maxUnavailable 25%) web would get pool 3 instead "
+                + "of 2 (peak pods 5 instead of 7): its rollout would stop old pods before starting their replacements");
+        // traffic-routed: the canary's pods come from its weights, not maxSurge; blue-green: no maxSurge at all
+        var routed = new Canary(IntOrPercent.percent(25), IntOrPercent.percent(25), true, false, List.of(20, 50), 0, 0,
+                30);
+        assertThat(routed.withoutSurge(4)).isNull();
+        assertThat(PoolSizer.allocate(budget(15), List.of(pods("web", 4).rollout(routed).build())).target("web")
+                .strategyCost()).isNull();
+        assertThat(new BlueGreen(null, 30).withoutSurge(4)).isNull();
+    }
+
+    @Test
     void aPoolOfOneKeptThereByTheRolloutReserveIsExplainedWithWhatToChange() {
         // 2 replicas + 1 surge + 1 terminating = 4 peak pods; budget 4 -> 1 per pod, the running pods use 2 of 4
         var rolling = Rollout.RollingUpdate.DEFAULT;
