@@ -89,22 +89,28 @@ final class PodCounts {
     }
 
     /**
-     * The workload's unmarked pods. A Deployment's status counts no terminating pod in its replicas, so an unmarked pod
+     * The workload's unmarked pods. A Deployment's or Argo Rollout's status counts no terminating pod in its replicas (those
+     * are its ReplicaSets' counts), so an unmarked pod
      * leaves that count when it is told to stop while it may hold its pool until it exits: such pods are remembered
      * from the pass that sees them leave ({@link SettledWorkloads#departing}), and counted while the status's
      * {@code terminatingReplicas} (Kubernetes 1.35, or its feature gate) still counts them, or, where the status has no
-     * such count, as departing until their grace period is over. A StatefulSet's replicas include terminating pods.
+     * such count (a Rollout's never has), as departing until their grace period is over. A StatefulSet's replicas
+     * include terminating pods.
      */
     private Unseen unseen(Workload w, boolean ours, List<Pod> labelled, Owner owner, InjectionSpec spec,
             List<String> containers) {
         PodTemplateSpec template = view.template(w);
         int running = unmarked(w, ours, labelled, owner, spec, containers);
-        if (!(view.object(w) instanceof Deployment d) || d.getStatus() == null) {
+        HasMetadata o = view.object(w);
+        // a Deployment's and an Argo Rollout's pods are their ReplicaSets', whose count leaves terminating pods out
+        boolean replicaSets = o instanceof Deployment d ? d.getStatus() != null
+                : o instanceof io.poolbudget.api.argo.ArgoRollout r && r.getStatus() != null;
+        if (!replicaSets) {
             return new Unseen(running, 0, 0);
         }
-        var meta = d.getMetadata();
+        var meta = o.getMetadata();
         int left = settled.departing(meta.getNamespace(), meta.getUid(), running, now, gracePeriod(template));
-        Integer counted = d.getStatus().getTerminatingReplicas();
+        Integer counted = o instanceof Deployment d ? d.getStatus().getTerminatingReplicas() : null;
         if (counted == null) {
             return new Unseen(running, 0, left);
         }

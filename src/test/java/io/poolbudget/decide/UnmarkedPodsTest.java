@@ -125,6 +125,40 @@ class UnmarkedPodsTest {
         assertThat(live(NOW.plusSeconds(6), web(5, 1, null), sized("web-new-1")).departing()).isZero();
     }
 
+    /** The same of an Argo Rollout's pods: its status, its ReplicaSets' sum, counts no terminating pod either. */
+    @Test
+    void anArgoRolloutsOldPodThatLeftMayHoldItsPoolUntilItsGracePeriodIsOver() {
+        liveRollout(NOW, rollout(4, 1), sized("web-new-1"));
+        var stopping = liveRollout(NOW, rollout(3, 1), sized("web-new-1"));
+        assertThat(stopping.poolSizes()).isEqualTo(20 + 4);
+        assertThat(stopping.departing()).isEqualTo(10);
+        assertThat(liveRollout(NOW.plusSeconds(4), rollout(3, 1), sized("web-new-1")).departing()).isEqualTo(10);
+        assertThat(liveRollout(NOW.plusSeconds(5), rollout(3, 1), sized("web-new-1")).departing()).isZero();
+    }
+
+    private static io.poolbudget.api.argo.ArgoRollout rollout(int replicas, int updated) {
+        var r = new io.poolbudget.api.argo.ArgoRollout();
+        var d = web(replicas, updated, null);
+        r.setMetadata(d.getMetadata());
+        r.setSpec(new io.poolbudget.api.argo.ArgoRollout.Spec());
+        r.getSpec().replicas = 3;
+        r.getSpec().selector = d.getSpec().getSelector();
+        r.getSpec().template = d.getSpec().getTemplate();
+        r.setStatus(new io.poolbudget.api.argo.ArgoRollout.Status());
+        r.getStatus().observedGeneration = "2";
+        r.getStatus().replicas = replicas;
+        r.getStatus().updatedReplicas = updated;
+        r.getStatus().readyReplicas = replicas;
+        r.getStatus().availableReplicas = replicas;
+        return r;
+    }
+
+    private PodCounts.Live liveRollout(Instant at, io.poolbudget.api.argo.ArgoRollout web, Pod... pods) {
+        var view = new ClusterView(List.of(), List.of(), List.of(), List.of(pods), List.of(), memory, at)
+                .with(io.poolbudget.api.v1alpha1.WorkloadKind.Rollout, List.of(web));
+        return view.live(io.poolbudget.planning.MoreKinds.of(web, List.of()), OWNER, HIKARI, List.of("app"));
+    }
+
     @Test
     void podsThatMayStillHoldTheirPoolsEndAReportedOverBudgetMomentOnlyOnceTheyCannot() {
         // budget 16: 3 replicas + 1 surge + 1 terminating = 5 peak pods -> 3 per pod
