@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -23,7 +24,7 @@ import java.util.function.Function;
  */
 final class ConnectionSampler implements AutoCloseable {
     static final Duration PERIOD = Duration.ofMillis(100);
-    private static final String QUERY = "select application_name, host(client_addr), count(*) from pg_stat_activity "
+    private static final String QUERY = "select application_name, coalesce(host(client_addr), 'local'), count(*) from pg_stat_activity "
             + "where application_name = any(?) group by 1, 2";
     static final String MARIADB = "jdbc:mariadb://10.88.0.1:3307/"; // no database: the monitoring account needs none
     private static final String MARIADB_QUERY = "SELECT USER, SUBSTRING_INDEX(HOST, ':', 1), COUNT(*) "
@@ -49,6 +50,7 @@ final class ConnectionSampler implements AutoCloseable {
     private final Deque<String> changes = new ArrayDeque<>();
     private Function<String, String> addressNames = a -> a;
     private Map<String, Integer> lastByAddress = Map.of();
+    private List<String> changesToPeak = List.of();
 
     private final boolean mariaDb;
 
@@ -123,6 +125,7 @@ final class ConnectionSampler implements AutoCloseable {
                 peakAt = Instant.now();
                 peakBreakdown = byApp;
                 peakByAddress = byAddress;
+                changesToPeak = List.copyOf(changes); // later changes would push the lead-up out of the window
             }
         }
     }
@@ -173,7 +176,7 @@ final class ConnectionSampler implements AutoCloseable {
             peakByAddress.forEach((appAtAddress, n) -> held.append("\n  ").append(n).append(" by ").append(appAtAddress)
                     .append(" ").append(addressNames.apply(appAtAddress.substring(appAtAddress.indexOf('@') + 1))));
             throw new AssertionError("over budget at the database: " + report + "\nheld at the peak:" + held
-                    + "\nthe changes before it:\n  " + String.join("\n  ", changes));
+                    + "\nthe changes up to it:\n  " + String.join("\n  ", changesToPeak));
         }
     }
 

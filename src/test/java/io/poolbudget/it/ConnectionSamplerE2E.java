@@ -31,7 +31,8 @@ class ConnectionSamplerE2E extends OperatorTestBase {
                     // which pods held them: each of the two by its address and name
                     .hasMessageContaining("10 by " + RealApps.appName(ns, "held") + "@")
                     .hasMessageContaining(livePods("held").get(0).getMetadata().getName())
-                    .hasMessageContaining(livePods("held").get(1).getMetadata().getName());
+                    .hasMessageContaining(livePods("held").get(1).getMetadata().getName())
+                    .hasMessageContaining("the changes up to it:");
             sampler.assertWithin("sampler self-check, budget 20", 20);
         }
     }
