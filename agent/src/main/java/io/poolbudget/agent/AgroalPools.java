@@ -1,7 +1,8 @@
 package io.poolbudget.agent;
 
+import static io.poolbudget.agent.Reflective.call;
+
 import java.lang.reflect.Field;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,6 +23,7 @@ final class AgroalPools implements Pools {
     private static final String DS_CONFIG = "io.agroal.api.configuration.AgroalDataSourceConfiguration";
     private static final String POOL_CONFIG = "io.agroal.api.configuration.AgroalConnectionPoolConfiguration";
     private static final String METRICS = "io.agroal.api.AgroalDataSourceMetrics";
+    private static final Class<?>[] INT = {int.class};
 
     private final Supplier<List<Named>> dataSources;
     private final Pattern names;
@@ -61,21 +63,6 @@ final class AgroalPools implements Pools {
             }
         }
         return pools;
-    }
-
-    /** Calls {@code method} of the public interface {@code type} (loaded where {@code target}'s class was). */
-    static Object call(Object target, String type, String method, Object... args) throws Exception {
-        Class<?> api = Class.forName(type, false, target.getClass().getClassLoader());
-        for (Method m : api.getMethods()) {
-            if (m.getName().equals(method) && m.getParameterCount() == args.length) {
-                try {
-                    return m.invoke(target, args);
-                } catch (InvocationTargetException e) {
-                    throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
-                }
-            }
-        }
-        throw new NoSuchMethodException(type + "." + method);
     }
 
     private final class Agroal implements Pool {
@@ -158,7 +145,7 @@ final class AgroalPools implements Pools {
                 return new long[]{metrics ? active : -1, active + (Long) invoke(pool, "availableCount")};
             }
             if (!metrics && metricsTurnedOn.add(dataSource)) {
-                call(dsConfig, DS_CONFIG, "setMetricsEnabled", true);
+                call(dsConfig, DS_CONFIG, "setMetricsEnabled", new Class<?>[]{boolean.class}, true);
             }
             Object m = call(dataSource, DATA_SOURCE, "getMetrics");
             long active = (Long) call(m, METRICS, "activeCount");
@@ -175,16 +162,16 @@ final class AgroalPools implements Pools {
             Object config = config();
             int own = own();
             if (size < maximum()) {
-                call(config, POOL_CONFIG, "setMinSize", Math.min(own, size));
-                call(config, POOL_CONFIG, "setMaxSize", size);
+                call(config, POOL_CONFIG, "setMinSize", INT, Math.min(own, size));
+                call(config, POOL_CONFIG, "setMaxSize", INT, size);
                 if (total() > size) {
                     Class<?> modes = Class.forName(DATA_SOURCE + "$FlushMode", false,
                             dataSource.getClass().getClassLoader());
-                    call(dataSource, DATA_SOURCE, "flush", enumConstant(modes, "IDLE"));
+                    call(dataSource, DATA_SOURCE, "flush", new Class<?>[]{modes}, enumConstant(modes, "IDLE"));
                 }
             } else {
-                call(config, POOL_CONFIG, "setMaxSize", size);
-                call(config, POOL_CONFIG, "setMinSize", Math.min(own, size));
+                call(config, POOL_CONFIG, "setMaxSize", INT, size);
+                call(config, POOL_CONFIG, "setMinSize", INT, Math.min(own, size));
             }
         }
     }

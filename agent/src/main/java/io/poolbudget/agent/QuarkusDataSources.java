@@ -13,6 +13,8 @@ import java.util.function.Supplier;
  */
 final class QuarkusDataSources implements Supplier<List<AgroalPools.Named>> {
     private static final String ARC = "io.quarkus.arc.Arc";
+    /** {@code ArcContainer.select(Class, Annotation...)}, not its {@code select(TypeLiteral, Annotation...)}. */
+    static final Class<?>[] SELECT = {Class.class, Annotation[].class};
     private volatile ClassLoader loader;
 
     @Override
@@ -34,10 +36,10 @@ final class QuarkusDataSources implements Supplier<List<AgroalPools.Named>> {
             Class<?> type = Class.forName("io.agroal.api.AgroalDataSource", false, app);
             Annotation any = (Annotation) Class.forName("jakarta.enterprise.inject.Any$Literal", true, app)
                     .getField("INSTANCE").get(null);
-            Object instance = AgroalPools.call(container, "io.quarkus.arc.ArcContainer", "select", type,
+            Object instance = Reflective.call(container, "io.quarkus.arc.ArcContainer", "select", SELECT, type,
                     new Annotation[]{any});
             List<AgroalPools.Named> found = new ArrayList<>();
-            for (Object handle : (Iterable<?>) AgroalPools.call(instance, "jakarta.enterprise.inject.Instance",
+            for (Object handle : (Iterable<?>) Reflective.call(instance, "jakarta.enterprise.inject.Instance",
                     "handles")) {
                 AgroalPools.Named ds = named(handle, app);
                 if (ds != null) {
@@ -55,8 +57,8 @@ final class QuarkusDataSources implements Supplier<List<AgroalPools.Named>> {
     /** The datasource behind one bean, null for one Quarkus made inactive. */
     private static AgroalPools.Named named(Object handle, ClassLoader app) throws Exception {
         String name = "<default>";
-        Object bean = AgroalPools.call(handle, "jakarta.enterprise.inject.Instance$Handle", "getBean");
-        for (Object q : (Iterable<?>) AgroalPools.call(bean, "jakarta.enterprise.inject.spi.BeanAttributes",
+        Object bean = Reflective.call(handle, "jakarta.enterprise.inject.Instance$Handle", "getBean");
+        for (Object q : (Iterable<?>) Reflective.call(bean, "jakarta.enterprise.inject.spi.BeanAttributes",
                 "getQualifiers")) {
             Annotation a = (Annotation) q;
             if (a.annotationType().getName().equals("io.quarkus.agroal.DataSource")) {
@@ -64,7 +66,7 @@ final class QuarkusDataSources implements Supplier<List<AgroalPools.Named>> {
             }
         }
         try {
-            Object ds = AgroalPools.call(handle, "jakarta.enterprise.inject.Instance$Handle", "get");
+            Object ds = Reflective.call(handle, "jakarta.enterprise.inject.Instance$Handle", "get");
             Object target = Class.forName("io.quarkus.arc.ClientProxy", true, app).getMethod("unwrap", Object.class)
                     .invoke(null, ds);
             return new AgroalPools.Named(name, target, null);
