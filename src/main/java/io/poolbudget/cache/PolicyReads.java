@@ -97,8 +97,9 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
             return null;
         }
         Map<String, Set<String>> podIps = new HashMap<>();
+        var clientPods = observation == null ? Map.<String, Map<String, String>>of() : observation.clientPods();
         result.targets().stream().filter(t -> t.workload() != null)
-                .forEach(t -> podIps.put(t.kind() + "/" + t.name(), view.podIps(t.workload())));
+                .forEach(t -> podIps.put(t.kind() + "/" + t.name(), view.podIps(t.workload(), clientPods)));
         Integer instances = policy.getSpec().getDatabase().getInstances();
         return new StatusAggregator.Observed(spec, observation, podIps, instances == null ? 1 : instances);
     }

@@ -215,10 +215,22 @@ public final class ClusterView implements WorkloadCatalog {
         return t == null ? Instant.EPOCH : Instant.parse(t);
     }
 
-    /** The addresses of the workload's labelled pods, terminating ones too (they hold connections until they exit). */
-    public Set<String> podIps(Workload w) {
-        return podsOf(w).stream().filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null)
-                .map(p -> p.getStatus().getPodIP()).collect(Collectors.toSet());
+    /**
+     * The addresses of the workload's pods, terminating ones too (they hold connections until they exit): its labelled
+     * pods', and those of {@code clientPods} (the labels of pods the informer does not cache, by address) that the
+     * workload owns as it owns a labelled pod: its pods the operator has not sized, whatever size they carry.
+     */
+    public Set<String> podIps(Workload w, Map<String, Map<String, String>> clientPods) {
+        Set<String> ips = podsOf(w).stream().filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null)
+                .map(p -> p.getStatus().getPodIP()).collect(Collectors.toCollection(java.util.HashSet::new));
+        HasMetadata o = object(w);
+        clientPods.forEach((ip, labels) -> {
+            if (WorkloadShapes.owns(o, new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                    .withLabels(labels).endMetadata().build())) {
+                ips.add(ip);
+            }
+        });
+        return ips;
     }
 
     /** The labelled pods the workload's selector matches. */

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingConfigurationBuilder;
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingEventSource;
+import io.poolbudget.api.v1alpha1.ObserveGroupBy;
 import io.poolbudget.api.v1alpha1.ObserveSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.status.Observation;
@@ -14,11 +15,13 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Reads each observing policy's database on its own timer, outside the reconcile: the Secret by a GET
  * (the only Secret access the operator has, and only with spec.database.observe), then
- * the database's own count ({@link DatabaseReader}). JOSDK caches the latest {@link Observation} per policy and triggers a reconcile
+ * the database's own count ({@link DatabaseReader}), and where clients are told apart by address, the pods at those
+ * addresses the operator does not cache ({@link ClientPods}). JOSDK caches the latest {@link Observation} per policy and triggers a reconcile
  * only when it differs from the one before; reconcile reads it from that cache.
  */
 public final class ObservationSource {
@@ -28,14 +31,15 @@ public final class ObservationSource {
 
     private ObservationSource() {}
 
+    /** {@code cached}: the addresses of a namespace's pods the operator caches (those it sized). */
     public static PerResourcePollingEventSource<Observation, PoolPolicy, String> create(
             EventSourceContext<PoolPolicy> context,
-            KubernetesClient client, DatabaseReader reader) {
+            KubernetesClient client, DatabaseReader reader, Function<String, Set<String>> cached) {
         PerResourcePollingEventSource.ResourceFetcher<Observation, PoolPolicy> fetcher = new PerResourcePollingEventSource.ResourceFetcher<>() {
             @Override
             public Set<Observation> fetchResources(PoolPolicy policy) {
                 ObserveSpec spec = spec(policy);
-                return spec == null ? Set.of() : Set.of(read(client, reader, policy, spec));
+                return spec == null ? Set.of() : Set.of(read(client, reader, policy, spec, cached));
             }
 
             @Override
@@ -61,7 +65,7 @@ public final class ObservationSource {
     }
 
     private static Observation read(KubernetesClient client, DatabaseReader reader, PoolPolicy policy,
-            ObserveSpec spec) {
+            ObserveSpec spec, Function<String, Set<String>> cached) {
         String ns = policy.getMetadata().getNamespace();
         Secret secret;
         try {
@@ -87,7 +91,12 @@ public final class ObservationSource {
                     "it needs the keys " + JDBC_URL + " (jdbc:postgresql://host:port/db, or jdbc:mariadb:// or "
                             + "jdbc:mysql:// for MariaDB and MySQL), " + USERNAME + " and " + PASSWORD);
         }
-        return reader.read(key(policy), new DatabaseReader.Credentials(url, user, password), spec.getGroupBy());
+        Observation read = reader.read(key(policy), new DatabaseReader.Credentials(url, user, password),
+                spec.getGroupBy());
+        if (read.failure() != null || spec.getGroupBy() == ObserveGroupBy.ApplicationName) {
+            return read;
+        }
+        return read.withClientPods(ClientPods.find(client, ns, read.byClient().keySet(), cached.apply(ns)));
     }
 
     private static String value(Secret s, String key) {

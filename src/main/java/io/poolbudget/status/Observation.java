@@ -7,13 +7,27 @@ import java.util.Map;
  * equal records, so an unchanged database triggers no reconcile and no status write.
  *
  * @param byClient client connections by client address (or application name), the reader's own left out
+ * @param clientPods the labels of the policy's namespace's pod at a client address, for the addresses that are no pod
+ *            the operator caches (pods it has not sized: started before it first sized their workload, or from a
+ *            template it did not size), where such a pod was found; so their connections count for their workload
  */
-public record Observation(long maxConnections, long superuserReserved, Map<String, Long> byClient, Failure failure) {
+public record Observation(long maxConnections, long superuserReserved, Map<String, Long> byClient, Failure failure,
+        Map<String, Map<String, String>> clientPods) {
     /** Why the database could not be read: a reason (SecretNotFound, Unreachable, LoginFailed, ...) and what to do. */
     public record Failure(String reason, String message) {}
 
+    /** A read whose clients' pods were not looked up. */
+    public Observation(long maxConnections, long superuserReserved, Map<String, Long> byClient, Failure failure) {
+        this(maxConnections, superuserReserved, byClient, failure, Map.of());
+    }
+
     public static Observation failed(String reason, String message) {
         return new Observation(0, 0, Map.of(), new Failure(reason, message));
+    }
+
+    /** This read, with the labels of the pods found at some of its client addresses. */
+    public Observation withClientPods(Map<String, Map<String, String>> pods) {
+        return new Observation(maxConnections, superuserReserved, byClient, failure, Map.copyOf(pods));
     }
 
     public long connections() {

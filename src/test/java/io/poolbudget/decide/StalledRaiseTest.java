@@ -6,11 +6,8 @@ import static io.poolbudget.decide.PolicyPassTest.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.poolbudget.decide.TargetOutcome.State;
 import io.poolbudget.decide.PolicyPassTest.RecordingWriter;
 import java.time.Clock;
@@ -39,28 +36,14 @@ class StalledRaiseTest {
 
     /** kc mid-rollout to pool size 1: three old pods at 2 (Ready), one new pod at 1 that crash-loops. */
     private static ClusterView stalledAtOne() {
-        var owner = new Owner("db");
-        Deployment kc = new DeploymentBuilder().withNewMetadata().withName("kc").withNamespace("ns").withUid("uid-kc")
-                .withGeneration(2L).endMetadata()
-                .withNewSpec().withReplicas(3).withNewSelector().withMatchLabels(Map.of("app", "kc")).endSelector()
-                .withNewTemplate().withNewMetadata().withAnnotations(Map.of(owner.sizeAnnotation(), "1")).endMetadata()
-                .withNewSpec().addNewContainer().withName("app")
-                .withEnv(new EnvVar("HIKARI_MAXIMUM_POOL_SIZE", "1", null)).endContainer().endSpec().endTemplate()
-                .endSpec()
-                .withNewStatus().withObservedGeneration(2L).withReplicas(4).withUpdatedReplicas(1)
-                .withAvailableReplicas(3).withReadyReplicas(3).endStatus().build();
+        Deployment kc = SizedWorkloads.deployment(new Owner("db"), "kc", 3, 1, 4, 1, 3);
         return new ClusterView(List.of(kc), List.of(), List.of(), List.of(pod("kc-a-0", 2, "a", false),
                 pod("kc-a-1", 2, "a", false), pod("kc-a-2", 2, "a", false), pod("kc-b-0", 1, "b", true)), List.of(),
                 new SettledWorkloads(), NOW);
     }
 
     private static Pod pod(String name, int size, String hash, boolean crashLooping) {
-        var pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("ns")
-                .withLabels(Map.of("app", "kc", Owner.SIZED_LABEL, "true", "pod-template-hash", hash))
-                .withAnnotations(Map.of(new Owner("db").sizeAnnotation(), Integer.toString(size))).endMetadata()
-                .withNewSpec().addNewContainer().withName("app")
-                .withEnv(new EnvVar("HIKARI_MAXIMUM_POOL_SIZE", Integer.toString(size), null)).endContainer().endSpec()
-                .build();
+        var pod = SizedWorkloads.pod(new Owner("db"), "kc", name, size, hash);
         if (crashLooping) {
             pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withContainerStatuses(
                     new ContainerStatusBuilder().withName("app").withReady(false).withRestartCount(3).withNewState()
