@@ -6,7 +6,20 @@ package io.poolbudget.decide;
  * ({@code confirmed}), the connections its pools hold, the size it last confirmed, and why it cannot confirm
  * ({@code problem}: no agent answers, no pool found, a pool it cannot resize). {@code since}: the first time the
  * operator found it not confirming the size published to it now, in epoch milliseconds (0 while it confirms), for the
- * deadline after which its workload takes the size by a rollout.
+ * deadline after which its workload takes the size by a rollout. {@code pools}: how many pools it found (null where
+ * it did not say).
  */
 public record AgentReport(Integer published, boolean confirmed, int holds, Integer lastConfirmed, String problem,
-        long since) {}
+        long since, Integer pools) {
+    /** A report that does not say how many pools the agent found. */
+    public AgentReport(Integer published, boolean confirmed, int holds, Integer lastConfirmed, String problem,
+            long since) {
+        this(published, confirmed, holds, lastConfirmed, problem, since, null);
+    }
+
+    /** The agent as status shows it: why it cannot size its pods' pools, else how many pools it found. */
+    public String describe() {
+        return problem != null ? problem : pools == null ? "answers" : pools + (pools == 1 ? " pool" : " pools")
+                + " found";
+    }
+}

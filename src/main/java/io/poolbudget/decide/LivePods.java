@@ -12,7 +12,17 @@ import java.util.Objects;
  * since when. A pod holds it when its agent confirms it (the size published to it, every pool at it and holding no
  * more), or when it started with it from the current template and nothing else was published to it since.
  */
-record LivePods(int pods, int confirmed, List<Pending> pending) {
+record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agentsRead) {
+    /** How many pods' agents status lists. */
+    static final int AGENTS_SHOWN = 5;
+
+    /** One running, Ready pod's agent as last read: the pools it found, or why it cannot size them. */
+    record Agent(String pod, AgentReport report) {
+        String line() {
+            return pod + ": " + report.describe();
+        }
+    }
+
     /** A pod that does not hold the size yet; {@code since}: epoch ms its agent was first found not confirming it. */
     record Pending(String pod, String reason, long since, boolean terminating) {}
 
@@ -20,11 +30,15 @@ record LivePods(int pods, int confirmed, List<Pending> pending) {
             int size) {
         String current = Injection.revision(owner, spec, view.template(w), containers);
         List<Pending> pending = new ArrayList<>();
+        List<Agent> agents = new ArrayList<>();
         int confirmed = 0;
         List<Pod> pods = view.podsOf(w);
         for (Pod p : pods) {
             Integer published = LiveResize.published(p.getMetadata(), owner);
             AgentReport r = view.report(p);
+            if (r != null && ready(p) && p.getMetadata().getDeletionTimestamp() == null) {
+                agents.add(new Agent(p.getMetadata().getName(), r));
+            }
             boolean confirmedAt = r != null && r.confirmed() && Objects.equals(r.published(), size)
                     && Objects.equals(published, size);
             boolean startedAt = Objects.equals(Injection.heldSize(owner, spec, p.getMetadata(), p.getSpec(),
@@ -41,7 +55,38 @@ record LivePods(int pods, int confirmed, List<Pending> pending) {
                         r == null ? 0 : r.since(), p.getMetadata().getDeletionTimestamp() != null));
             }
         }
-        return new LivePods(pods.size(), confirmed, List.copyOf(pending));
+        return new LivePods(pods.size(), confirmed, List.copyOf(pending), List.copyOf(agents));
+    }
+
+    /**
+     * Each running pod's agent, as soon as its app is up and whether or not a size change is in flight: those that
+     * cannot size their pools first (no pool found, a pool it cannot resize), then the others with the pools they found;
+     * the first {@link #AGENTS_SHOWN}, and how many more. Null when no agent was read yet.
+     */
+    List<String> agents() {
+        if (agentsRead.isEmpty()) {
+            return null;
+        }
+        var sorted = agentsRead.stream()
+                .sorted(java.util.Comparator.comparing((Agent a) -> a.report().problem() == null)
+                        .thenComparing(Agent::pod))
+                .map(Agent::line).toList();
+        List<String> shown = new ArrayList<>(sorted.subList(0, Math.min(AGENTS_SHOWN, sorted.size())));
+        if (sorted.size() > shown.size()) {
+            shown.add("and " + (sorted.size() - shown.size()) + " more pods");
+        }
+        return shown;
+    }
+
+    /** The agents that cannot size their pods' pools, one line each. */
+    List<String> agentProblems() {
+        return agentsRead.stream().filter(a -> a.report().problem() != null).map(Agent::line).toList();
+    }
+
+    /** Ready: the pod's app has started, so its agent has looked for its pools (a JVM still starting has not). */
+    private static boolean ready(Pod p) {
+        return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions()
+                .stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     /** The running pods that have not confirmed the size within {@code deadlineMs} of being asked to. */

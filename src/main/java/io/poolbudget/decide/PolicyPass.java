@@ -135,7 +135,7 @@ public final class PolicyPass {
         TargetOutcome.Resize status() {
             return !agentIn || pods == null ? new TargetOutcome.Resize("Rollout", null, null, null)
                     : new TargetOutcome.Resize("Live", pods.confirmed(), pods.pods() - pods.pending().size(),
-                            pods.describe());
+                            pods.describe(), pods.agents(), pods.agentProblems());
         }
     }
 
@@ -256,9 +256,13 @@ public final class PolicyPass {
             LiveTarget lt = dryRun ? null : s.liveAgent();
             if (lt != null) {
                 Integer applied = s.state().applied();
-                if (v.action() == Action.NONE && applied != null && !lt.agentIn()) {
-                    v = new Verdict(v.id(), Action.APPLY, null, "pool size " + applied + " written again with the "
-                            + "live-resize agent (this once by a rollout; later sizes reach its running pods without)");
+                if (applied != null && !lt.agentIn() && v.action() != Action.APPLY) {
+                    // the agent adds no connection: it goes in at once at the size the pods hold, and a raise that
+                    // waits keeps waiting from when it was first held
+                    v = new Verdict(v.id(), Action.APPLY, v.pendingSince(), "pool size " + applied + " written again "
+                            + "with the live-resize agent (this once by a rollout; later sizes reach its running pods "
+                            + "without)" + (v.action() == Action.NONE ? "" : "; " + v.reason()));
+                    return new Slot(null, write(s, v, applied, false));
                 }
                 if (lt.pods() != null && v.action() != Action.APPLY) {
                     publish(s, applied);
@@ -356,7 +360,7 @@ public final class PolicyPass {
                             null, false);
             TargetOutcome written = s.paused()
                     ? s.pausedOutcome(size, "and pool size " + size + " written (" + v.reason() + ")", true)
-                    : s.outcome(size, State.Rolling, v.reason(), null, true);
+                    : s.outcome(size, State.Rolling, v.reason(), v.pendingSince(), true);
             return new Decision.Write(owner.fieldManager(), List.copyOf(objects), writing, written, before);
         }
 

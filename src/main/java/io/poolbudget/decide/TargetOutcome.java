@@ -19,9 +19,16 @@ public record TargetOutcome(String kind, String name, Workload workload, TargetA
 
     /**
      * How its pods take a new size ({@code mode} Live or Rollout) and, in Live, how many hold the applied size
-     * ({@code holding}), of them confirmed by their agent, and the first pods that do not yet, with why.
+     * ({@code holding}), of them confirmed by their agent, and the first pods that do not yet, with why; {@code agents}:
+     * each running pod's agent as last read, those that cannot size their pools first (see {@link LivePods});
+     * {@code agentProblems}: every agent that cannot, for a Warning.
      */
-    public record Resize(String mode, Integer confirmed, Integer holding, java.util.List<String> pending) {}
+    public record Resize(String mode, Integer confirmed, Integer holding, java.util.List<String> pending,
+            java.util.List<String> agents, java.util.List<String> agentProblems) {
+        public Resize(String mode, Integer confirmed, Integer holding, java.util.List<String> pending) {
+            this(mode, confirmed, holding, pending, null, java.util.List.of());
+        }
+    }
 
     /** The same target with how its pods take a new size. */
     public TargetOutcome with(Resize resize) {

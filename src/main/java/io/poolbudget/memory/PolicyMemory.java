@@ -25,6 +25,14 @@ public final class PolicyMemory {
     public static final class Entry {
         private volatile List<Condition> reported;
         private volatile Instant overSince;
+        private volatile java.util.Set<String> agentProblems = java.util.Set.of();
+
+        /** Keeps the live-resize agents' problems now reported, and returns those reported before. */
+        public java.util.Set<String> agentProblems(java.util.Set<String> now) {
+            var before = agentProblems;
+            agentProblems = java.util.Set.copyOf(now);
+            return before;
+        }
 
         /**
          * The conditions this process last reported for the policy, null before it reported any: the informer's copy of

@@ -149,6 +149,7 @@ public final class AgentScraper implements AutoCloseable {
         Integer agentSize = null;
         boolean confirmed = false;
         int holds = 0;
+        Integer pools = null;
         if (error != null) {
             Throwable cause = error.getCause() != null ? error.getCause() : error;
             problem = cause instanceof ConnectException ? "no agent answers on port " + LiveResize.AGENT_PORT
@@ -157,6 +158,7 @@ public final class AgentScraper implements AutoCloseable {
         } else {
             try {
                 JsonNode body = JSON.readTree(response);
+                pools = body.path("pools").size();
                 agentSize = body.path("published").isInt() ? body.path("published").asInt() : null;
                 confirmed = body.path("confirmed").asBoolean(false);
                 for (JsonNode pool : body.path("pools")) {
@@ -170,7 +172,7 @@ public final class AgentScraper implements AutoCloseable {
                     problem = "its agent cannot read the pools: " + body.path("error").asText();
                 }
                 if (problem == null && body.path("pools").isEmpty()) {
-                    problem = "its agent found no HikariCP pool (other pools are not resized live)";
+                    problem = "its agent found no pool it resizes (HikariCP or Agroal; other pools are not resized live)";
                 }
             } catch (java.io.IOException e) {
                 problem = "its agent's answer is not JSON";
@@ -183,7 +185,7 @@ public final class AgentScraper implements AutoCloseable {
         long since = done || now == 0 ? 0
                 : last != null && last.report().since() > 0 && Objects.equals(last.forSize(), published)
                         ? last.report().since() : now;
-        return new AgentReport(agentSize, confirmed, holds, lastConfirmed, problem, since);
+        return new AgentReport(agentSize, confirmed, holds, lastConfirmed, problem, since, pools);
     }
 
     @PreDestroy

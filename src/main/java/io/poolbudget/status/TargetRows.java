@@ -86,6 +86,7 @@ final class TargetRows {
             t.setPodsHoldingSize(o.resize().holding());
             t.setPodsPending(o.resize().pending() == null || o.resize().pending().isEmpty() ? null
                     : o.resize().pending());
+            t.setAgents(o.resize().agents());
         }
         t.setState(o.state().name());
         if (full) {

@@ -40,6 +40,7 @@ public final class PolicyEvents {
     public static final String APPLIED = "PoolSizeApplied";
     public static final String RELEASED = "PoolSizeReleased";
     public static final String LIVE_WITHIN_BUDGET = "LiveWithinBudget";
+    public static final String AGENT_PROBLEM = "LiveAgentProblem";
     /** More writes than this in one pass make one summary Event instead of one each. */
     public static final int WRITES_ONE_BY_ONE = 10;
 
@@ -88,6 +89,7 @@ public final class PolicyEvents {
         before = before == null ? List.of() : before;
         memory.of(policy).reported(status.getConditions());
         problems(policy, before, status.getConditions());
+        agents(policy, result);
         boolean wasLiveOver = before.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
                 && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
         boolean isLiveOver = status.getConditions().stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
@@ -117,6 +119,24 @@ public final class PolicyEvents {
                 emit(policy, "Warning", c.getReason(), c.getMessage());
             }
         }
+    }
+
+    /**
+     * One Warning for each pod's live-resize agent that reports a problem it did not report before (no pool found, a
+     * pool it cannot resize): such a pod takes new sizes only by rollouts, which status says, and the Event names it
+     * as soon as its app is up rather than at the next size change.
+     */
+    private void agents(PoolPolicy policy, PassResult result) {
+        Set<String> now = new HashSet<>();
+        for (TargetOutcome t : result.targets()) {
+            if (t.resize() != null && t.resize().agentProblems() != null) {
+                t.resize().agentProblems().forEach(p -> now.add(t.kind() + "/" + t.name() + ": pod " + p));
+            }
+        }
+        Set<String> before = memory.of(policy).agentProblems(now);
+        now.stream().filter(p -> !before.contains(p)).sorted().limit(WRITES_ONE_BY_ONE)
+                .forEach(p -> emit(policy, "Warning", AGENT_PROBLEM, p + "; new sizes reach that pod only by a "
+                        + "rollout (after spec.injection.liveDeadlineSeconds) until its agent can size its pools"));
     }
 
     /** A failed pass: one Warning when its message first appears (not on every retry). */

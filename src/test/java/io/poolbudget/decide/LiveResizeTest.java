@@ -93,6 +93,53 @@ class LiveResizeTest {
     }
 
     @Test
+    void turningLiveOnAddsTheAgentAtOnceWhileARaiseWaitsForItsWindow() {
+        // sized 2 by rollouts; Live turned on with a raise to 4 pending: the agent goes in now, at the size the pods
+        // hold (no connection added), and the raise keeps waiting from when it was first held
+        var d = web(2);
+        d.getSpec().getTemplate().getMetadata().setAnnotations(Map.of("pool-size.poolbudget.io/db", "2"));
+        var decision = decide(LIVE, d, List.of(pod("web-1", 2, null), pod("web-2", 2, null)), Map.of());
+        assertThat(decision.writes()).singleElement().satisfies(w -> {
+            var spec = ((Deployment) w.objects().get(0)).getSpec().getTemplate().getSpec();
+            assertThat(spec.getInitContainers()).extracting(c -> c.getName()).containsExactly("poolbudget-agent");
+            assertThat(spec.getContainers().get(0).getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
+                    .contains("HIKARI_MAXIMUM_POOL_SIZE=2", "JAVA_TOOL_OPTIONS=" + AGENT);
+            assertThat(w.written().applied()).isEqualTo(2);
+            assertThat(w.written().pendingSince()).as("the raise's window goes on").isEqualTo(NOW);
+            assertThat(w.written().message()).contains("live-resize agent", "raise 2 → 4 waits for the "
+                    + "stabilisation window");
+        });
+    }
+
+    @Test
+    void eachPodsAgentIsReportedAsSoonAsItsAppIsUpWithNoChangeInFlight() {
+        // both pods started at 4 and nothing else was published: applied, and still each agent is shown
+        var pods = List.of(ready(pod("web-1", 4, 4)), ready(pod("web-2", 4, 4)), pod("web-3", 4, 4));
+        var broken = new AgentReport(null, false, 0, null, "its agent cannot read the pools: cannot read Quarkus' "
+                + "datasources: argument type mismatch", 0, 0);
+        var d = decide(LIVE, liveWeb(4, 4), pods, Map.of("uid-web-1", new AgentReport(4, true, 4, 4, null, 0, 1),
+                "uid-web-2", broken, "uid-web-3", new AgentReport(null, false, 0, null, "no agent answers on port "
+                        + "9477", 0, null)));
+        var target = d.result(List.of()).targets().get(0);
+        assertThat(target.state()).isEqualTo(State.Applied);
+        assertThat(target.resize().agents()).as("the problem first; web-3's app is not up yet").containsExactly(
+                "web-2: its agent cannot read the pools: cannot read Quarkus' datasources: argument type mismatch",
+                "web-1: 1 pool found");
+        assertThat(target.resize().agentProblems()).singleElement().asString().startsWith("web-2: ");
+
+        var quiet = decide(LIVE, liveWeb(4, 4), pods.subList(0, 1), Map.of("uid-web-1",
+                new AgentReport(4, true, 4, 4, null, 0, 2)));
+        assertThat(quiet.result(List.of()).targets().get(0).resize().agentProblems()).isEmpty();
+        assertThat(quiet.result(List.of()).targets().get(0).resize().agents()).containsExactly("web-1: 2 pools found");
+    }
+
+    private static Pod ready(Pod p) {
+        p.getStatus().setConditions(List.of(new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+                .withType("Ready").withStatus("True").build()));
+        return p;
+    }
+
+    @Test
     void theUsersJvmOptionsStayWhole() {
         var d = web(null);
         d.getSpec().getTemplate().getSpec().getContainers().get(0)

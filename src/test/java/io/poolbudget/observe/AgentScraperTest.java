@@ -27,7 +27,7 @@ class AgentScraperTest {
     @Test
     void aPodIsDoneWhenItsAgentConfirmsTheSizePublishedToIt() {
         var done = AgentScraper.report(AT_3, null, 3, null, 1000);
-        assertThat(done).isEqualTo(new AgentReport(3, true, 3, 3, null, 0));
+        assertThat(done).isEqualTo(new AgentReport(3, true, 3, 3, null, 0, 1));
         var stale = AgentScraper.report(STILL_10, null, 3, null, 1000);
         assertThat(stale.confirmed()).as("confirms its old size").isTrue();
         assertThat(stale.since()).as("but not the one published: its deadline runs").isEqualTo(1000);
@@ -44,7 +44,7 @@ class AgentScraperTest {
         assertThat(AgentScraper.report(null, new ConnectException("refused"), 3, null, 1).problem())
                 .isEqualTo("no agent answers on port 9477");
         assertThat(AgentScraper.report("{\"published\":3,\"confirmed\":false,\"error\":null,\"pools\":[]}", null, 3,
-                null, 1).problem()).contains("found no HikariCP pool");
+                null, 1).problem()).contains("found no pool it resizes (HikariCP or Agroal");
         assertThat(AgentScraper.report("not json", null, 3, null, 1).problem()).contains("not JSON");
     }
 

@@ -89,6 +89,13 @@ public class TargetStatus {
             + "does not confirm within spec.injection.liveDeadlineSeconds gets the size by a rollout).")
     private java.util.List<String> podsPending;
 
+    @JsonPropertyDescription("Resize Live: each running pod's agent as last read, from the moment its app is up, whether or "
+            + "not a size change is in flight: why it cannot size the pod's pools (no pool found, a pool it cannot "
+            + "resize), else how many pools it found. Those with a problem first; at most 5 pods.")
+    private java.util.List<String> agents;
+
+    public java.util.List<String> getAgents() { return agents; }
+    public void setAgents(java.util.List<String> agents) { this.agents = agents; }
     public String getResize() { return resize; }
     public void setResize(String resize) { this.resize = resize; }
     public Integer getPodsConfirmed() { return podsConfirmed; }
