@@ -6,6 +6,8 @@ import io.poolbudget.status.Observation;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -15,8 +17,9 @@ import java.util.Objects;
  */
 public enum Dialect {
     /** pg_stat_activity; the monitoring role needs pg_monitor. */
-    POSTGRESQL("jdbc:postgresql:", "SELECT current_setting('max_connections')::bigint, "
-            + "current_setting('superuser_reserved_connections')::bigint",
+    POSTGRESQL(List.of(new Server("PostgreSQL", "jdbc:postgresql:")),
+            "SELECT current_setting('max_connections')::bigint, "
+                    + "current_setting('superuser_reserved_connections')::bigint",
             "SELECT coalesce(host(client_addr), 'local'), coalesce(application_name, ''), count(*) FROM "
                     + "pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() "
                     + "GROUP BY 1, 2",
@@ -26,7 +29,8 @@ public enum Dialect {
      * server keeps one connection beyond max_connections for an administrator, which no app may take: nothing of
      * max_connections is reserved.
      */
-    MARIADB("jdbc:mariadb:", "SELECT @@max_connections, 0",
+    MARIADB(List.of(new Server("MariaDB", "jdbc:mariadb:"), new Server("MySQL", Dialect.MYSQL_PREFIX)),
+            "SELECT @@max_connections, 0",
             "SELECT SUBSTRING_INDEX(p.HOST, ':', 1), COALESCE(a.ATTR_VALUE, ''), COUNT(*) FROM "
                     + "information_schema.PROCESSLIST p LEFT JOIN performance_schema.session_connect_attrs a ON "
                     + "a.PROCESSLIST_ID = p.ID AND a.ATTR_NAME = 'program_name' WHERE p.ID <> CONNECTION_ID() AND "
@@ -34,16 +38,24 @@ public enum Dialect {
             "PROCESSLIST");
 
     static final String MYSQL_PREFIX = "jdbc:mysql:";
-    private final String prefix;
+    private final List<Server> servers;
     private final String settings;
     private final String clients;
     private final String view;
 
-    Dialect(String prefix, String settings, String clients, String view) {
-        this.prefix = prefix;
+    /** A server a dialect reads, and how a jdbcUrl for it starts. */
+    public record Server(String name, String urlPrefix) {}
+
+    Dialect(List<Server> servers, String settings, String clients, String view) {
+        this.servers = servers;
         this.settings = settings;
         this.clients = clients;
         this.view = view;
+    }
+
+    /** Every server observe and calibrate read, in order: the one source for the docs' lists ({@code DocsFactsTest}). */
+    public static List<Server> servers() {
+        return Arrays.stream(values()).flatMap(d -> d.servers.stream()).toList();
     }
 
     /** The dialect of a jdbcUrl (jdbc:mysql: is MariaDB's driver speaking to MySQL), or null for another database. */
@@ -51,12 +63,11 @@ public enum Dialect {
         if (jdbcUrl == null) {
             return null;
         }
-        if (jdbcUrl.startsWith(MYSQL_PREFIX)) {
-            return MARIADB;
-        }
         for (Dialect d : values()) {
-            if (jdbcUrl.startsWith(d.prefix)) {
-                return d;
+            for (Server s : d.servers) {
+                if (jdbcUrl.startsWith(s.urlPrefix())) {
+                    return d;
+                }
             }
         }
         return null;

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +63,25 @@ class PresetTableTest {
         assertThat(go.exit()).as(go.err()).isZero();
         assertThat(go.out()).contains("shortener").contains(" 2 ");
         assertThat(go.err()).as("its template reads the values").doesNotContain("warning");
+    }
+
+    /** docs/reference/presets.md's app without a preset: its manifests plan without a warning, to what it says. */
+    @Test
+    void theDocsExampleOfAnAppWithoutAPresetPlansAsTheyNarrateIt() throws IOException {
+        String doc = Files.readString(DOC);
+        String section = doc.substring(doc.indexOf("## An app without a preset"));
+        int yaml = section.indexOf("```yaml\n") + "```yaml\n".length();
+        var run = PlanCommandTest.plan(section.substring(yaml, section.indexOf("```\n", yaml)), "-f", "-");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.err()).doesNotContain("warning");
+        Matcher said = Pattern.compile("gives the Deployment (\\d+) per pod: .*?, (\\d+) ÷ (\\d+)\\.", Pattern.DOTALL)
+                .matcher(section);
+        assertThat(said.find()).as("%s says what plan gives the example", DOC).isTrue();
+        String[] row = run.out().lines().filter(l -> l.startsWith("Deployment/")).findFirst().orElseThrow().split(
+                "\\s+");
+        assertThat(row[row.length - 2]).as("its pool size").isEqualTo(said.group(1));
+        assertThat(run.out()).as("its budget").contains("of " + said.group(2) + " connections");
+        assertThat(row[row.length - 5]).as("its peak pods").isEqualTo(said.group(3));
     }
 
     @Test
