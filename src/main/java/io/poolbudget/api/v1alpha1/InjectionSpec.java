@@ -85,7 +85,8 @@ public class InjectionSpec {
     @Pattern("^[A-Za-z_][A-Za-z0-9_]*$")
     @Size(max = Limits.NAME_LENGTH)
     @JsonPropertyDescription("Explicit name of the variable that carries the minimum idle connections, set equal to "
-            + "the pool size (a static pool). Optional with maxPoolSizeEnv.")
+            + "the pool size: a static pool for HikariCP-like pools; for Go's database/sql (SetMaxIdleConns) a cap on "
+            + "idle connections, not a floor. Optional with maxPoolSizeEnv.")
     private String minIdleEnv;
 
     @Size(max = Limits.CONTAINERS)
