@@ -260,7 +260,7 @@ public final class PolicyPass {
                     v = new Verdict(v.id(), Action.APPLY, null, "pool size " + applied + " written again with the "
                             + "live-resize agent (this once by a rollout; later sizes reach its running pods without)");
                 }
-                if (lt.pods() != null && v.action() != Action.APPLY) {
+                if (lt.pods() != null && v.action() != Action.APPLY && v.step() == null) {
                     publish(s, applied);
                     var late = lt.pods().overdue(nowMs, deadlineMs);
                     if (!late.isEmpty() && !Objects.equals(lt.templateSize(), applied)) {
@@ -280,6 +280,9 @@ public final class PolicyPass {
             }
             if (v.action() == Action.APPLY && !dryRun) {
                 return new Slot(null, write(s, v, s.allocation().poolSize(), false));
+            }
+            if (v.step() != null && !dryRun) { // the part of a held raise its running pods hold already
+                return new Slot(null, write(s, v, v.step(), false));
             }
             if ((v.action() == Action.HOLD_FOR_WINDOW || v.action() == Action.HOLD_FOR_ROLLOUTS) && !dryRun
                     && s.state().applied() == null && InjectionMode.of(injection) == InjectionMode.EnvFrom
@@ -353,10 +356,11 @@ public final class PolicyPass {
                     : s.outcome(before, State.Rolling,
                             (liveWrite ? "publishing pool size " + size + " to its running pods"
                                     : "writing pool size " + size) + ": " + v.reason(),
-                            null, false);
+                            v.pendingSince(), false);
+            // a step of a held raise keeps the time it was first held: the rest follows when the window is over
             TargetOutcome written = s.paused()
                     ? s.pausedOutcome(size, "and pool size " + size + " written (" + v.reason() + ")", true)
-                    : s.outcome(size, State.Rolling, v.reason(), null, true);
+                    : s.outcome(size, State.Rolling, v.reason(), v.pendingSince(), true);
             return new Decision.Write(owner.fieldManager(), List.copyOf(objects), writing, written, before);
         }
 
