@@ -21,7 +21,8 @@ public interface OperatorConfig {
 
     /**
      * How long the pods' declared total must stay above the budget before LiveOverBudget is reported: a pod that has
-     * just started may not have opened its pool yet, and one that is shutting down may have closed it.
+     * just started may not have opened its pool yet, and one that is shutting down may have closed it. Pods the operator
+     * has not sized yet are reported at once.
      */
     @WithDefault("15s")
     Duration liveOverBudgetGrace();

@@ -259,12 +259,14 @@ public final class PolicyPass {
                 if (applied != null && !lt.agentIn() && v.action() != Action.APPLY) {
                     // the agent adds no connection: it goes in at once at the size the pods hold, and a raise that
                     // waits keeps waiting from when it was first held
-                    v = new Verdict(v.id(), Action.APPLY, v.pendingSince(), "pool size " + applied + " written again "
-                            + "with the live-resize agent (this once by a rollout; later sizes reach its running pods "
-                            + "without)" + (v.action() == Action.NONE ? "" : "; " + v.reason()));
-                    return new Slot(null, write(s, v, applied, false));
+                    int size = v.step() != null ? v.step() : applied; // a step adds no connection either
+                    v = new Verdict(v.id(), Action.APPLY, v.pendingSince(), "pool size " + size + " written "
+                            + (size == applied ? "again " : "") + "with the live-resize agent (this once by a rollout; "
+                            + "later sizes reach its running pods without)"
+                            + (v.action() == Action.NONE ? "" : "; " + v.reason()));
+                    return new Slot(null, write(s, v, size, false));
                 }
-                if (lt.pods() != null && v.action() != Action.APPLY) {
+                if (lt.pods() != null && v.action() != Action.APPLY && v.step() == null) {
                     publish(s, applied);
                     var late = lt.pods().overdue(nowMs, deadlineMs);
                     if (!late.isEmpty() && !Objects.equals(lt.templateSize(), applied)) {
@@ -284,6 +286,9 @@ public final class PolicyPass {
             }
             if (v.action() == Action.APPLY && !dryRun) {
                 return new Slot(null, write(s, v, s.allocation().poolSize(), false));
+            }
+            if (v.step() != null && !dryRun) { // the part of a held raise its running pods hold already
+                return new Slot(null, write(s, v, v.step(), false));
             }
             if ((v.action() == Action.HOLD_FOR_WINDOW || v.action() == Action.HOLD_FOR_ROLLOUTS) && !dryRun
                     && s.state().applied() == null && InjectionMode.of(injection) == InjectionMode.EnvFrom
@@ -357,7 +362,8 @@ public final class PolicyPass {
                     : s.outcome(before, State.Rolling,
                             (liveWrite ? "publishing pool size " + size + " to its running pods"
                                     : "writing pool size " + size) + ": " + v.reason(),
-                            null, false);
+                            v.pendingSince(), false);
+            // a step of a held raise keeps the time it was first held: the rest follows when the window is over
             TargetOutcome written = s.paused()
                     ? s.pausedOutcome(size, "and pool size " + size + " written (" + v.reason() + ")", true)
                     : s.outcome(size, State.Rolling, v.reason(), v.pendingSince(), true);

@@ -24,6 +24,10 @@ import java.util.List;
  *       can end it. A raise that goes back toward what its running pods hold (the size they started with, above the
  *       one that does not start) adds no connections to what they hold: it waits neither for the window nor for
  *       rollouts, only for targets whose pods hold more than their plan gives them.</li>
+ *   <li>A raise past what its running pods hold is taken in two steps where they hold more than the size written (a
+ *       stall on the way back, a shrink still rolling out): the size they hold goes out at once, as the step above,
+ *       and the rest after the window. At that size every pod, old or new, holds no more than the step, so the target
+ *       stays within peak pods × step ≤ its plan, and no pod holds more than one already does.</li>
  * </ul>
  */
 public final class RolloutDecider {
@@ -76,6 +80,14 @@ public final class RolloutDecider {
             return stalled && growing() && desired <= runningHolds;
         }
 
+        /**
+         * The part of a raise its running pods already hold: their largest pool, where it is above the size written
+         * and within the plan; 0 when there is none. Written, it leaves every pod, old or new, at no more than it.
+         */
+        public int heldPart() {
+            return growing() && runningHolds > holds && runningHolds <= desired ? runningHolds : 0;
+        }
+
         private String change() {
             return applied == null ? "first size " + desired + " (the pods hold the app's default " + holds + ")"
                     : holds + " → " + desired;
@@ -85,8 +97,15 @@ public final class RolloutDecider {
     /** What a target makes others wait for; {@code overPlan}: its pods may hold more than its plan gives it. */
     private record Blocker(String id, String text, boolean overPlan) {}
 
-    /** {@code pendingSince} is set while a raise is held, to be kept in status. */
-    public record Verdict(String id, Action action, Instant pendingSince, String reason) {}
+    /**
+     * {@code pendingSince} is set while a raise is held, to be kept in status; {@code step}, with a held raise, the
+     * part of it to write now (null: none).
+     */
+    public record Verdict(String id, Action action, Instant pendingSince, String reason, Integer step) {
+        public Verdict(String id, Action action, Instant pendingSince, String reason) {
+            this(id, action, pendingSince, reason, null);
+        }
+    }
 
     public static List<Verdict> decide(List<TargetState> targets, Instant now, Duration window) {
         return decide(targets, List.of(), now, window);
@@ -129,8 +148,8 @@ public final class RolloutDecider {
         if (!t.growing()) {
             return new Verdict(t.id(), Action.NONE, null, "size " + t.desired() + " is in place");
         }
+        List<String> over = blockers.stream().filter(Blocker::overPlan).map(Blocker::text).toList();
         if (t.returning()) {
-            List<String> over = blockers.stream().filter(Blocker::overPlan).map(Blocker::text).toList();
             String back = "raise " + t.change() + " goes back toward the " + t.runningHolds()
                     + " its running pods hold, "
                     + "so it adds no connections, and only a write can end its stalled rollout";
@@ -138,20 +157,29 @@ public final class RolloutDecider {
                     : new Verdict(t.id(), Action.HOLD_FOR_ROLLOUTS, null, back + "; it waits until these hold no more "
                             + "than planned: " + list(over));
         }
+        return raise(t, all, over, now, window);
+    }
+
+    /** A raise past what its pods hold: after the window and the rollouts, its held part (if any) at once. */
+    private static Verdict raise(TargetState t, List<String> all, List<String> over, Instant now, Duration window) {
         Instant since = t.pendingSince() != null ? t.pendingSince() : now;
         Instant until = since.plus(window);
         String raise = t.applied() == null ? t.change() : "raise " + t.change();
-        if (now.isBefore(until)) {
-            return new Verdict(t.id(), Action.HOLD_FOR_WINDOW, since,
-                    raise + " waits for the stabilisation window until "
-                            + until);
+        Action action = now.isBefore(until) ? Action.HOLD_FOR_WINDOW
+                : !all.isEmpty() ? Action.HOLD_FOR_ROLLOUTS : Action.APPLY;
+        if (action == Action.APPLY) {
+            return new Verdict(t.id(), Action.APPLY, null, raise + " applies now");
         }
-        if (!all.isEmpty()) {
-            return new Verdict(t.id(), Action.HOLD_FOR_ROLLOUTS, since,
-                    raise + " waits until these finish rolling out: "
-                            + list(all));
+        String waits = action == Action.HOLD_FOR_WINDOW ? "waits for the stabilisation window until " + until
+                : "waits until these finish rolling out: " + list(all);
+        int part = t.heldPart();
+        if (part == 0 || !over.isEmpty()) { // while others hold more than planned, a step could pass the budget
+            return new Verdict(t.id(), action, since, raise + " " + waits);
         }
-        return new Verdict(t.id(), Action.APPLY, null, raise + " applies now");
+        String held = raise + ": its running pods hold " + part + " already, so " + part + " adds no connections";
+        return part == t.desired() ? new Verdict(t.id(), Action.APPLY, null, held + ": applies now")
+                : new Verdict(t.id(), action, since, held + " and is written now; the rest, " + part + " → "
+                        + t.desired() + ", " + waits, part);
     }
 
     /** The first few, and how many more: a message must stay short however many targets a policy has. */

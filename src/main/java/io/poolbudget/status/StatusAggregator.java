@@ -42,7 +42,8 @@ public final class StatusAggregator {
     /**
      * {@code liveGrace}: how long the pods' declared total must stay above the budget before it is reported. A pod
      * that has just started may not have opened its pool yet, and one that is shutting down may have closed it while
-     * the pod still exists: mid-rollout the declared total runs ahead of the database's count for a few seconds.
+     * the pod still exists: mid-rollout the declared total runs ahead of the database's count for a few seconds. An
+     * over-budget count that includes pods the operator has not sized yet is reported at once.
      */
     public StatusAggregator(Clock clock, Duration liveGrace) {
         this.clock = clock;
@@ -101,8 +102,11 @@ public final class StatusAggregator {
         // PodCounts), so a routine rollout that fits reads as within the budget at every pass.
         boolean declaredOver = !facts.oversubscribed && facts.live > facts.budget;
         Instant since = !declaredOver ? null : overSince != null ? overSince : clock.instant();
-        // once reported it lasts while the pods declare more; a new moment is reported once it outlasts the grace
-        boolean liveOver = declaredOver && (wasLiveOver || !since.plus(liveGrace).isAfter(clock.instant()));
+        // once reported it lasts while the pods declare more; a new moment is reported once it outlasts the grace.
+        // The grace is for a routine rollout's sized pods that start or stop; pods the operator has not sized yet are
+        // no such artefact: what they may open is over the budget from the first pass (an adoption), and Ready says so
+        boolean liveOver = declaredOver && (wasLiveOver || facts.atDefault > 0
+                || !since.plus(liveGrace).isAfter(clock.instant()));
         List<Condition> conditions = new ArrayList<>();
         conditions.add(ready(policy, facts, liveOver, previous, generation));
         conditions.add(oversubscribed(facts, liveOver, since, previous, generation));

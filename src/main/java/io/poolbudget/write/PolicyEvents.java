@@ -77,10 +77,10 @@ public final class PolicyEvents {
         var written = result.targets().stream().filter(TargetOutcome::wrote).toList();
         if (written.size() <= WRITES_ONE_BY_ONE) {
             written.forEach(t -> normal(policy, APPLIED, t.kind() + "/" + t.name() + ": pool size "
-                    + t.allocation().poolSize() + " (" + t.message() + ")"));
+                    + t.applied() + " (" + t.message() + ")"));
         } else {
             normal(policy, APPLIED, "pool sizes written to " + written.size() + " workloads, e.g. " + written.stream()
-                    .limit(WRITES_ONE_BY_ONE).map(t -> t.kind() + "/" + t.name() + " " + t.allocation().poolSize())
+                    .limit(WRITES_ONE_BY_ONE).map(t -> t.kind() + "/" + t.name() + " " + t.applied())
                     .collect(Collectors.joining(", ")) + "; status.targets has the rest");
         }
         // The conditions last reported for this policy: the informer's copy of its status can lag our own patch by a

@@ -179,6 +179,53 @@ class RolloutDeciderTest {
         assertThat(actions(held)).containsExactly(HOLD_FOR_WINDOW);
         var after = RolloutDecider.decide(List.of(stalled("kc", 3, 1, 2, NOW)), NOW.plus(WINDOW), WINDOW);
         assertThat(actions(after)).as("its own stall is not a rollout to wait for").containsExactly(APPLY);
+        assertThat(after.get(0).step()).isNull();
+    }
+
+    @Test
+    void whatTheRunningPodsHoldIsWrittenAtOnceAndTheRestAfterTheWindow() {
+        // issue 53, found 3: Keycloak stalled at 1, its old pods at 2; the budget back, the plan gives 3
+        var d = RolloutDecider.decide(List.of(stalled("kc", 3, 1, 2, null)), NOW, WINDOW);
+        assertThat(d.get(0).step()).isEqualTo(2);
+        assertThat(d.get(0).pendingSince()).as("the rest's window").isEqualTo(NOW);
+        assertThat(d.get(0).reason()).isEqualTo("raise 1 → 3: its running pods hold 2 already, so 2 adds no "
+                + "connections and is written now; the rest, 2 → 3, waits for the stabilisation window until "
+                + "2026-01-01T10:03:00Z");
+        assertThat(RolloutDecider.nextCheck(d, NOW, WINDOW)).isEqualTo(WINDOW);
+        // the window over, but another target rolling out within its plan: the step goes, the rest waits for it
+        var busy = RolloutDecider.decide(List.of(stalled("kc", 3, 1, 2, NOW), state("web", 4, 4, false, null)),
+                NOW.plus(WINDOW), WINDOW);
+        assertThat(actions(busy)).containsExactly(HOLD_FOR_ROLLOUTS, NONE);
+        assertThat(busy.get(0).step()).isEqualTo(2);
+        assertThat(busy.get(0).reason()).endsWith("the rest, 2 → 3, waits until these finish rolling out: web "
+                + "(rolling out)");
+        // a shrink still rolling out (not stalled): its old pods hold 4, the plan gives 6 now
+        var shrinking = RolloutDecider.decide(List.of(new TargetState("web", 6, 2, false, null, 10, false, 4)),
+                NOW, WINDOW);
+        assertThat(shrinking.get(0).step()).isEqualTo(4);
+        // ... or exactly what they hold: the whole raise adds no connections
+        var back = RolloutDecider.decide(List.of(new TargetState("web", 4, 2, false, null, 10, false, 4)), NOW,
+                WINDOW);
+        assertThat(actions(back)).containsExactly(APPLY);
+        assertThat(back.get(0).reason()).isEqualTo("raise 2 → 4: its running pods hold 4 already, so 4 adds no "
+                + "connections: applies now");
+    }
+
+    @Test
+    void noStepWhereItWouldAddConnectionsOrOthersHoldMoreThanPlanned() {
+        // its pods hold what it carries: any raise adds connections
+        assertThat(RolloutDecider.decide(List.of(state("a", 6, 4, true, null)), NOW, WINDOW).get(0).step())
+                .isNull();
+        // its old pods hold more than the new plan (a shrink rolling out): a step below them leaves them over its plan
+        assertThat(RolloutDecider.decide(List.of(new TargetState("a", 5, 2, false, null, 10, false, 6)), NOW, WINDOW)
+                .get(0).step()).isNull();
+        // another target shrinks, or holds more than planned outside the targets: its connections are not free yet
+        var shrinking = RolloutDecider.decide(List.of(stalled("kc", 3, 1, 2, null), state("web", 4, 6, true, null)),
+                NOW, WINDOW);
+        assertThat(actions(shrinking)).containsExactly(HOLD_FOR_WINDOW, APPLY);
+        assertThat(shrinking.get(0).step()).isNull();
+        assertThat(RolloutDecider.decide(List.of(stalled("kc", 3, 1, 2, null)), List.of("Deployment/x (holds 9)"), NOW,
+                WINDOW).get(0).step()).isNull();
     }
 
     @Test
