@@ -189,7 +189,8 @@ public final class PlanCommand {
                 templateProblems(policy, plan, catalog).forEach(p -> err.println("plan: warning: " + doc.where() + ": "
                         + p));
                 liveNotes(policy, plan, catalog).forEach(p -> err.println("plan: note: " + doc.where() + ": " + p));
-                results.add(new PlanOutput.PolicyResult(policy, plan));
+                results.add(new PlanOutput.PolicyResult(policy, plan,
+                        io.poolbudget.decide.TransitionNotes.fromManifests(policy, plan, catalog::template)));
             } catch (InvalidPolicyException e) {
                 throw new Manifests.BadInput(doc.where() + ": " + e.getMessage());
             }

@@ -9,12 +9,18 @@ import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.planning.PolicyPlanner;
 import io.poolbudget.sizing.Allocation;
 import io.poolbudget.sizing.TargetAllocation;
+import io.poolbudget.sizing.TransitionPeaks;
 import java.util.List;
 import java.util.Locale;
 
 /** Renders plans as a table for people or JSON for tools. */
 final class PlanOutput {
-    record PolicyResult(PoolPolicy policy, PolicyPlanner.PolicyPlan plan) {}
+    /**
+     * {@code transitions}: by target id, where lowering its pool from the size its template carries may take the policy
+     * past its budget while it rolls, said as the operator says it.
+     */
+    record PolicyResult(PoolPolicy policy, PolicyPlanner.PolicyPlan plan,
+            java.util.Map<String, TransitionPeaks.Note> transitions) {}
 
     private static final String ROW = "%-32s %-16s %9s %9s %6s %9s %11s%n";
 
@@ -70,6 +76,8 @@ final class PlanOutput {
             if (a.verdict() == Allocation.Verdict.FITS) {
                 FleetCheck.reserveAdvice(a).forEach(line -> out.append(line).append('\n'));
             }
+            r.transitions().values().forEach(n -> out.append("  transition, from the sizes the templates carry: ")
+                    .append(n.text()).append('\n'));
             out.append('\n').append(String.format(Locale.ROOT, ROW, "TARGET", "BASIS", "PEAK PODS", "POOLS/POD",
                     "WEIGHT", "POOL SIZE", "CONNECTIONS"));
             for (TargetAllocation t : a.targets()) {
@@ -129,6 +137,11 @@ final class PlanOutput {
                 o.put("replicasThatFit", t.fit().replicas());
                 o.put("connectionsLeft", t.fit().left());
                 o.put("withoutSurge", t.strategyCost());
+                var transition = r.transitions().get(t.id());
+                if (transition != null) {
+                    o.putObject("transition").put("peak", transition.peak())
+                            .put("peakWithoutOverlap", transition.noOverlap()).put("message", transition.text());
+                }
                 o.putObject("explanation").put("peakPods", t.peak().explanation()).put("poolSize", t.explanation());
             }
         }

@@ -17,6 +17,7 @@ import io.poolbudget.planning.PolicyPlanner.PolicyPlan;
 import io.poolbudget.planning.SharedBudgets;
 import io.poolbudget.planning.Workload;
 import io.poolbudget.sizing.TargetAllocation;
+import io.poolbudget.sizing.TransitionPeaks;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,12 +70,15 @@ public final class PolicyPass {
         List<Verdict> verdicts = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), pass.blockers, now,
                 window);
         boolean retrying = false;
+        List<TransitionPeaks.Change> changes = new ArrayList<>();
         for (int i = 0; i < sized.size(); i++) {
             Slot slot = pass.slot(sized.get(i), verdicts.get(i));
             TargetStatus before = slot.write() == null ? null : pass.previous.get(sized.get(i).workload().id());
             retrying |= before != null && State.Conflict.name().equals(before.getState());
             slots.add(slot);
+            pass.change(sized.get(i), slot, changes);
         }
+        TransitionNotes.annotate(slots, changes, plan.allocation());
         plan.missing().forEach(m -> slots.add(new Slot(TargetOutcome.missing(m.kind().name(), m.name(), m.problem()),
                 null)));
         // The status goes out before the writes, not among them: a write rolls a workload out, and ten rollouts
@@ -368,6 +372,22 @@ public final class PolicyPass {
                     ? s.pausedOutcome(size, "and pool size " + size + " written (" + v.reason() + ")", true)
                     : s.outcome(size, State.Rolling, v.reason(), v.pendingSince(), true);
             return new Decision.Write(owner.fieldManager(), List.copyOf(objects), writing, written, before);
+        }
+
+        /** Adds to {@code changes} the lower size the slot rolls out over larger pools, if it does ({@link TransitionNotes}). */
+        void change(Sized s, Slot slot, List<TransitionPeaks.Change> changes) {
+            LiveTarget lt = s.liveAgent();
+            if (dryRun || s.paused() || s.stalled() != null
+                    || lt != null && lt.agentIn() && lt.templateSize() != null) {
+                return; // nothing rolls out, or what does is said otherwise; a live size reaches the pods in place
+            }
+            Workload w = s.workload();
+            var c = TransitionNotes.change(w, slot, s.state().runningHolds(), s.live(), () -> TransitionNotes.live(
+                    injection, w.kind(), live,
+                    LiveResize.cannotAdd(view.template(w).getSpec(), s.containers(), owner)));
+            if (c != null) {
+                changes.add(c);
+            }
         }
 
         /** Publishes {@code size} to every running pod of the target that does not carry it yet. */

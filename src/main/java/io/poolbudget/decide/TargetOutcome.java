@@ -7,14 +7,33 @@ import java.time.Instant;
 /**
  * What one pass makes of one target: its state and why, the size its template carries, and what its pods hold.
  * {@code allocation} and {@code workload} are null for a target that resolved to nothing; {@code held} is null when
- * the workload does not exist.
+ * the workload does not exist; {@code transition}, where the rollout of a lower size may take the policy past its
+ * budget, says so (its message ends with it too; null elsewhere).
  */
 public record TargetOutcome(String kind, String name, Workload workload, TargetAllocation allocation, Integer applied,
-        State state, String message, Instant pendingSince, boolean wrote, Held held, Resize resize) {
+        State state, String message, Instant pendingSince, boolean wrote, Held held, Resize resize,
+        String transition) {
+
+    public TargetOutcome(String kind, String name, Workload workload, TargetAllocation allocation, Integer applied,
+            State state, String message, Instant pendingSince, boolean wrote, Held held, Resize resize) {
+        this(kind, name, workload, allocation, applied, state, message, pendingSince, wrote, held, resize, null);
+    }
 
     public TargetOutcome(String kind, String name, Workload workload, TargetAllocation allocation, Integer applied,
             State state, String message, Instant pendingSince, boolean wrote, Held held) {
         this(kind, name, workload, allocation, applied, state, message, pendingSince, wrote, held, null);
+    }
+
+    /** The same target with what its rollout may hold past the budget, said ({@link #transition}). */
+    public TargetOutcome withTransition(String note) {
+        return new TargetOutcome(kind, name, workload, allocation, applied, state, message + "; " + note, pendingSince,
+                wrote, held, resize, note);
+    }
+
+    /** Its message without the {@link #transition} it ends with. */
+    public String messageAlone() {
+        return transition == null || !message.endsWith("; " + transition) ? message
+                : message.substring(0, message.length() - transition.length() - 2);
     }
 
     /**
@@ -33,7 +52,7 @@ public record TargetOutcome(String kind, String name, Workload workload, TargetA
     /** The same target with how its pods take a new size. */
     public TargetOutcome with(Resize resize) {
         return new TargetOutcome(kind, name, workload, allocation, applied, state, message, pendingSince, wrote, held,
-                resize);
+                resize, transition);
     }
 
     /** A target's state, as status.targets[].state says it. */

@@ -227,17 +227,10 @@ public final class PolicyPlanner {
                 && injection.getMode() != io.poolbudget.api.v1alpha1.InjectionMode.EnvFrom) {
             throw new InvalidPolicyException("spec.injection", io.poolbudget.api.v1alpha1.InjectionSpec.ONE_OF_MESSAGE);
         }
+        String live = liveRefused(injection);
         if (io.poolbudget.api.v1alpha1.ResizeMode.of(injection) == io.poolbudget.api.v1alpha1.ResizeMode.Live
-                && (io.poolbudget.api.v1alpha1.InjectionMode
-                        .of(injection) != io.poolbudget.api.v1alpha1.InjectionMode.Env
-                        || injection.getMode() == null && preset != null && preset.inConnectionString())) {
-            throw new InvalidPolicyException("spec.injection.resize",
-                    io.poolbudget.api.v1alpha1.InjectionSpec.LIVE_MESSAGE.substring("injection.resize ".length()));
-        }
-        if (io.poolbudget.api.v1alpha1.ResizeMode.of(injection) == io.poolbudget.api.v1alpha1.ResizeMode.Live
-                && preset != null && !preset.live()) {
-            throw new InvalidPolicyException("spec.injection.resize",
-                    io.poolbudget.api.v1alpha1.InjectionSpec.LIVE_POOL_MESSAGE.substring("injection.resize ".length()));
+                && live != null) {
+            throw new InvalidPolicyException("spec.injection.resize", live.substring("injection.resize ".length()));
         }
         if (injection.getDatasource() != null && (preset == null || !preset.named())) {
             throw new InvalidPolicyException("spec.injection.datasource",
@@ -249,6 +242,19 @@ public final class PolicyPlanner {
             throw new InvalidPolicyException("spec.injection.mode",
                     io.poolbudget.api.v1alpha1.InjectionSpec.URL_MODE_MESSAGE.substring("injection.mode ".length()));
         }
+    }
+
+    /**
+     * Why resize mode Live cannot serve this injection (the CRD's rules: the operator writes the size as a variable of
+     * its own, of a pool its agent resizes), or null where it can.
+     */
+    public static String liveRefused(io.poolbudget.api.v1alpha1.InjectionSpec injection) {
+        var preset = injection.getPreset();
+        if (io.poolbudget.api.v1alpha1.InjectionMode.of(injection) != io.poolbudget.api.v1alpha1.InjectionMode.Env
+                || injection.getMode() == null && preset != null && preset.inConnectionString()) {
+            return io.poolbudget.api.v1alpha1.InjectionSpec.LIVE_MESSAGE;
+        }
+        return preset != null && !preset.live() ? io.poolbudget.api.v1alpha1.InjectionSpec.LIVE_POOL_MESSAGE : null;
     }
 
     /** The smallest pool the preset's app starts with: every target's minPoolSize unless it sets one. */

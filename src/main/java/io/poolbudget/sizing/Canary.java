@@ -37,7 +37,8 @@ public record Canary(IntOrPercent maxSurge, IntOrPercent maxUnavailable, boolean
                 canaryScaleWeight, scaleDownDelaySeconds, 100, 0);
     }
 
-    private Rollout.RollingUpdate basic() {
+    /** Its maxSurge and maxUnavailable, as a Deployment's RollingUpdate applies them. */
+    Rollout.RollingUpdate basic() {
         return new Rollout.RollingUpdate(maxSurge, maxUnavailable);
     }
 
@@ -80,17 +81,46 @@ public record Canary(IntOrPercent maxSurge, IntOrPercent maxUnavailable, boolean
                         + "the new one, which terminatingPods lowers where updates never overlap a rollout";
     }
 
+    /**
+     * With traffic routing: the stable (old) pods beside the canary (new) ones, where they may hold the most, for a
+     * {@link Transition}: a {@code setCanaryScale} step's canary beside every stable pod; the canary at every replica
+     * beside them at promotion; with dynamicStableScale, each step's canary beside the stable pods still at the weight
+     * before.
+     */
+    List<Transition.Mix> beside(long replicas) {
+        long scaled = Math.max(atLeastMin(canaryScaleReplicas), pods(replicas, canaryScaleWeight));
+        var out = new java.util.ArrayList<Transition.Mix>();
+        out.add(new Transition.Mix(replicas, 0, scaled, scaled));
+        if (!dynamicStableScale) {
+            out.add(new Transition.Mix(replicas, 0, pods(replicas, maxWeight), pods(replicas, maxWeight)));
+            return out;
+        }
+        for (long[] step : steps(replicas)) {
+            out.add(new Transition.Mix(Math.min(replicas, step[1]), 0, step[0], step[0]));
+        }
+        return out;
+    }
+
     /** Canary pods at one weight plus the stable pods still at the weight before, less the replicas, at its most. */
     private long largestStep(long replicas) {
         long most = 0;
+        for (long[] step : steps(replicas)) {
+            most = Math.max(most, step[0] + step[1] - replicas);
+        }
+        return Math.max(0, most);
+    }
+
+    /** Each step's canary pods and the stable pods still at the weight before it: {canary, stable}. */
+    private List<long[]> steps(long replicas) {
+        List<long[]> out = new java.util.ArrayList<>();
         int before = 0;
         for (int w : java.util.stream.Stream.concat(weights.stream(), java.util.stream.Stream.of(maxWeight))
                 .toList()) {
             int now = Math.max(0, Math.min(maxWeight, w));
-            most = Math.max(most, pods(replicas, now) + pods(replicas, maxWeight - Math.min(before, now)) - replicas);
+            out.add(new long[]{pods(replicas, now), pods(replicas, maxWeight - Math.min(before, now))});
             before = now;
         }
-        return Math.max(0, most);
+        return out;
     }
 
     /** Argo's trafficWeightToReplicas (rounded up, of maxWeight), then minPodsPerReplicaSet for a non-empty one. */

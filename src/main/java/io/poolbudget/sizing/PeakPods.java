@@ -21,9 +21,18 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
         Basis basis = t.basis() != null ? t.basis() : (t.hpaMaxReplicas() != null ? Basis.HPA_MAX : Basis.CURRENT);
         // Pods that exist now hold connections now, whatever the plan says.
         long planned = Math.max(chosen(t, basis), t.replicas());
-        long terminating = t.terminatingPods() != null ? Math.min(t.terminatingPods(), planned)
-                : Math.max(Math.max(t.rollout().defaultTerminating(planned), seen(t, planned)), spanned(t, planned));
-        return new PeakPods(t, basis, planned, t.rollout().surge(planned), terminating);
+        return new PeakPods(t, basis, planned, t.rollout().surge(planned), terminating(t, planned));
+    }
+
+    /**
+     * Old pods that may be terminating at once, holding their pools, beside {@code replicas} running ones:
+     * terminatingPods where given, else the larger of one rollout step, what was seen and what the shutdown spans, never
+     * more than the old pods there are.
+     */
+    static long terminating(TargetInput t, long replicas) {
+        return t.terminatingPods() != null ? Math.min(t.terminatingPods(), replicas)
+                : Math.max(Math.max(t.rollout().defaultTerminating(replicas), seen(t, replicas)),
+                        spanned(t, replicas));
     }
 
     public String explanation() {

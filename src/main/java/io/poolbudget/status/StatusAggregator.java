@@ -225,8 +225,15 @@ public final class StatusAggregator {
                 f.moving.isEmpty() ? Conditions.REASON_SETTLED
                         : firstOf(f.result, EnumSet.of(State.Pending)).isEmpty() ? Conditions.REASON_ROLLING
                                 : Conditions.REASON_PENDING,
-                f.moving.isEmpty() ? "every written size is rolled out" : "in progress: " + f.moving, generation,
-                clock);
+                f.moving.isEmpty() ? "every written size is rolled out"
+                        : "in progress: " + f.moving + transition(f.result, f.moving),
+                generation, clock);
+    }
+
+    /** What a rollout in progress may hold past the budget, where the target named first does not say it already. */
+    private static String transition(PassResult result, String shown) {
+        return result.targets().stream().map(io.poolbudget.decide.TargetOutcome::transition)
+                .filter(t -> t != null && !shown.contains(t)).findFirst().map(t -> "; " + t).orElse("");
     }
 
     private static boolean observes(PoolPolicy p) {

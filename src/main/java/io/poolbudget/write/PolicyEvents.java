@@ -41,6 +41,8 @@ public final class PolicyEvents {
     public static final String RELEASED = "PoolSizeReleased";
     public static final String LIVE_WITHIN_BUDGET = "LiveWithinBudget";
     public static final String AGENT_PROBLEM = "LiveAgentProblem";
+    /** A lower size written whose rollout may hold more than the budget while it rolls (old pods beside new ones). */
+    public static final String ROLLOUT_MAY_EXCEED_BUDGET = "RolloutMayExceedBudget";
     /** More writes than this in one pass make one summary Event instead of one each. */
     public static final int WRITES_ONE_BY_ONE = 10;
 
@@ -77,12 +79,13 @@ public final class PolicyEvents {
         var written = result.targets().stream().filter(TargetOutcome::wrote).toList();
         if (written.size() <= WRITES_ONE_BY_ONE) {
             written.forEach(t -> normal(policy, APPLIED, t.kind() + "/" + t.name() + ": pool size "
-                    + t.applied() + " (" + t.message() + ")"));
+                    + t.applied() + " (" + t.messageAlone() + ")"));
         } else {
             normal(policy, APPLIED, "pool sizes written to " + written.size() + " workloads, e.g. " + written.stream()
                     .limit(WRITES_ONE_BY_ONE).map(t -> t.kind() + "/" + t.name() + " " + t.applied())
                     .collect(Collectors.joining(", ")) + "; status.targets has the rest");
         }
+        transitions(policy, written);
         // The conditions last reported for this policy: the informer's copy of its status can lag our own patch by a
         // pass, and an Event must not be repeated because of that.
         List<Condition> before = memory.lastReported(policy);
@@ -100,6 +103,24 @@ public final class PolicyEvents {
                     0, " of " + status.getBudget().getConnections() + " connections now", null)
                     + ": within the budget again");
         }
+    }
+
+    /**
+     * One Warning for the sizes written in this pass whose rollout may take the policy past its budget while it rolls
+     * (a prediction: the target's message says it as long as it rolls); once, with the write, not on every pass.
+     */
+    private void transitions(PoolPolicy policy, List<TargetOutcome> written) {
+        String message = transitionWarning(written);
+        if (message != null) {
+            emit(policy, "Warning", ROLLOUT_MAY_EXCEED_BUDGET, message);
+        }
+    }
+
+    /** That Warning's message: the first such size's, and how many more; null where there is none. */
+    static String transitionWarning(List<TargetOutcome> written) {
+        var said = written.stream().map(TargetOutcome::transition).filter(Objects::nonNull).toList();
+        return said.isEmpty() ? null : said.get(0) + (said.size() == 1 ? ""
+                : " (and " + (said.size() - 1) + " more written in this pass: see status.targets)");
     }
 
     /** One Warning for each problem condition that appears or changes (by reason, for the counts that move). */
