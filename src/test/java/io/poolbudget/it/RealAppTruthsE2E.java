@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
@@ -15,7 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 53 at the database, on the JVM example app (Spring Boot, HikariCP) with a stabilisation window long enough that
  * nothing in these tests waits it out: what public apps showed a user. Turning resize Live on while a raise waits puts
- * the agent in at once, at the size the pods hold, and each pod's agent is in status as soon as its app is up.
+ * the agent in at once, at the size the pods hold, and each pod's agent is in status as soon as its app is up. A budget
+ * cut below what the pods hold, rolled out, passes the budget while old pods run beside new ones: status predicts that
+ * peak, and PostgreSQL's own count meets it within one pod's pool.
  */
 @Order(12)
 class RealAppTruthsE2E extends OperatorTestBase {
@@ -67,5 +70,35 @@ class RealAppTruthsE2E extends OperatorTestBase {
                     .isEqualTo(target(pending, "c").getPendingSince());
             sampler.assertWithin("Live turned on while a raise waits: the agent adds no connection", 8);
         }
+    }
+
+    @Test
+    void aCutRolledOutOverLargerPoolsPeaksWhereStatusSaid() {
+        create(RealApps.app(ns, "d", 2, Map.of(), 0));
+        awaitRolledOut("d", 240);
+        // 2 replicas + 1 surge + 1 terminating = 4 peak pods: budget 8 gives 2 per pod, 4 gives 1
+        applyPolicy(POLICY.formatted("cut", 8, "Rollout", "d"));
+        awaitSettled("cut", List.of("d"), 300);
+
+        try (var sampler = ConnectionSampler.start(Set.of(RealApps.appName(ns, "d")))) {
+            applyPolicy(POLICY.formatted("cut", 4, "Rollout", "d"));
+            PoolPolicy written = awaitPolicy("cut",
+                    p -> Integer.valueOf(1).equals(target(p, "d").getAppliedPoolSize()));
+            String note = target(written, "d").getMessage();
+            var m = Pattern.compile("may hold up to (\\d+) of the budget's 4").matcher(note);
+            assertThat(m.find()).as("status predicts the rollout's peak: " + note).isTrue();
+            int predicted = Integer.parseInt(m.group(1));
+            assertThat(note).as("and names what avoids it").contains("resize: Live", "maxSurge: 0");
+            awaitSettled("cut", List.of("d"), 300);
+            int measured = sampler.peak();
+            System.out.printf("RealAppTruthsE2E: cut 2 -> 1 per pod under a rolling update: predicted %d, PostgreSQL "
+                    + "at most %d, budget 4; %s%n", predicted, measured, note);
+            assertThat(measured).as("PostgreSQL's peak against the prediction, within one pod's pool (1)")
+                    .isBetween(predicted - 1, predicted);
+        }
+        awaitEvents(events -> assertThat(events).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("RolloutMayExceedBudget");
+            assertThat(e.getMessage()).contains("Deployment/d 2 → 1");
+        }));
     }
 }
