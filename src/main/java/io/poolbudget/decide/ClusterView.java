@@ -154,9 +154,15 @@ public final class ClusterView implements WorkloadCatalog {
         return WorkloadShapes.controllerDone(object(w));
     }
 
-    /** What the workload's pods hold now (see {@link PodCounts#live}). */
+    /** What the workload's pods hold now, a pool each (see {@link PodCounts#live}). */
     public PodCounts.Live live(Workload w, Owner owner, InjectionSpec spec, List<String> containers) {
-        return counts.live(w, owner, spec, containers);
+        return live(w, owner, spec, containers, PoolsPerPod.same(1));
+    }
+
+    /** What the workload's pods hold now, each at its own pools per pod (see {@link PodCounts#live}). */
+    public PodCounts.Live live(Workload w, Owner owner, InjectionSpec spec, List<String> containers,
+            PoolsPerPod pools) {
+        return counts.live(w, owner, spec, containers, pools);
     }
 
     /** The largest pool one of the workload's running pods holds (see {@link PodCounts#runningHolds}). */
