@@ -39,6 +39,7 @@ public final class ClusterView implements WorkloadCatalog {
     private final Collection<Pod> pods;
     private final Map<String, ConfigMap> configMaps;
     private final PodCounts counts;
+    private final Instant now;
     /** The agents' last reports, by pod uid (resize mode Live); empty elsewhere. */
     private Map<String, AgentReport> reports = Map.of();
 
@@ -51,12 +52,18 @@ public final class ClusterView implements WorkloadCatalog {
             Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps,
             SettledWorkloads settled, Instant now) {
         this.counts = new PodCounts(this, settled, now);
+        this.now = now;
         objects.put(WorkloadKind.Deployment, byName(deployments));
         objects.put(WorkloadKind.StatefulSet, byName(statefulSets));
         this.scalers = hpas.stream().map(Workloads::scaler).filter(Objects::nonNull).toList();
         this.pods = List.copyOf(pods);
         this.configMaps = configMaps.stream()
                 .collect(Collectors.toMap(c -> c.getMetadata().getName(), Function.identity(), (a, b) -> a));
+    }
+
+    @Override
+    public Instant now() {
+        return now;
     }
 
     /** This view with the workloads of one more kind (Argo Rollouts, CronJobs) as cached. */
@@ -154,9 +161,15 @@ public final class ClusterView implements WorkloadCatalog {
         return WorkloadShapes.controllerDone(object(w));
     }
 
-    /** What the workload's pods hold now (see {@link PodCounts#live}). */
+    /** What the workload's pods hold now, a pool each (see {@link PodCounts#live}). */
     public PodCounts.Live live(Workload w, Owner owner, InjectionSpec spec, List<String> containers) {
-        return counts.live(w, owner, spec, containers);
+        return live(w, owner, spec, containers, PoolsPerPod.same(1));
+    }
+
+    /** What the workload's pods hold now, each at its own pools per pod (see {@link PodCounts#live}). */
+    public PodCounts.Live live(Workload w, Owner owner, InjectionSpec spec, List<String> containers,
+            PoolsPerPod pools) {
+        return counts.live(w, owner, spec, containers, pools);
     }
 
     /** The largest pool one of the workload's running pods holds (see {@link PodCounts#runningHolds}). */
@@ -183,21 +196,39 @@ public final class ClusterView implements WorkloadCatalog {
     /**
      * The old pods of a rollout that overlap its new ones: the labelled pods terminating now whose revision
      * (pod-template-hash, or a StatefulSet's controller-revision-hash) is not that of the newest running pod. Pods a
-     * scale-down removes carry the revision of the pods that stay, and are not counted. Null without a running pod.
+     * scale-down removes carry the revision of the pods that stay, and are not counted. Nor are the pods of a revision
+     * that the operator's own write superseded within the rollout: a user's template change that changes the plan
+     * (pools per pod, say) starts a revision at the old pool sizes, the operator's write of the new ones replaces it at
+     * once, and the controller removes that revision's pods all together, not a step at a time: that says nothing of how
+     * long a shutdown takes. They are the old pods that carry other pool sizes than the newest running pod (the
+     * operator's size and hash annotations, of every policy) and are not of the revision the rollout started from, that
+     * of its oldest old pod. Null without a running pod.
      */
     @Override
     public TerminatingMarks.Overlap rolloutOverlap(Workload w) {
         List<Pod> own = podsOf(w);
+        Comparator<Pod> age = Comparator.comparing((Pod p) -> created(p)).thenComparing(p -> p.getMetadata().getName());
         Pod newest = own.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null && revision(p) != null)
-                .max(Comparator.comparing((Pod p) -> created(p)).thenComparing(p -> p.getMetadata().getName()))
-                .orElse(null);
+                .max(age).orElse(null);
         if (newest == null) {
             return null;
         }
         String current = revision(newest);
-        int old = (int) own.stream().filter(p -> p.getMetadata().getDeletionTimestamp() != null && revision(p) != null
-                && !current.equals(revision(p))).count();
-        return new TerminatingMarks.Overlap(current, old);
+        List<Pod> old = own.stream().filter(p -> revision(p) != null && !current.equals(revision(p))).toList();
+        String from = old.stream().min(age).map(ClusterView::revision).orElse(null);
+        Map<String, String> sizes = sizes(newest);
+        int counted = (int) old.stream().filter(p -> p.getMetadata().getDeletionTimestamp() != null
+                && (revision(p).equals(from) || sizes(p).equals(sizes))).count();
+        return new TerminatingMarks.Overlap(current, counted);
+    }
+
+    /** The pool sizes a pod was started with, as the operator wrote them: its size and hash annotations, every policy's. */
+    private static Map<String, String> sizes(Pod p) {
+        Map<String, String> annotations = p.getMetadata().getAnnotations();
+        return annotations == null ? Map.of() : new java.util.TreeMap<>(annotations.entrySet().stream()
+                .filter(e -> e.getValue() != null
+                        && (e.getKey().startsWith(Owner.SIZE_PREFIX) || e.getKey().startsWith(Owner.HASH_PREFIX)))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
     }
 
     static String revision(Pod p) {

@@ -30,35 +30,34 @@ final class PodCounts {
     }
 
     /**
-     * What a workload's pods hold now: pods (terminating ones included), of them terminating, Σ pool sizes; of those
-     * sizes, {@code atDefault} counted at the app's default for pods that carry no size (what such a pod may open, not
-     * a size its spec declares); {@code departing}: the pools of pods the operator did not size that left the
-     * workload's count and may still be shutting down, where the API server does not count terminating pods itself (not
-     * in {@code poolSizes}: only an over-budget moment already reported waits for them, see StatusAggregator).
+     * What a workload's pods hold now: pods (terminating ones included), of them terminating, and the connections they
+     * hold (each pod's pool size × its pools per pod); of those, {@code atDefault} counted at the app's default for pods
+     * that carry no size (what such a pod may open, not a size its spec declares); {@code departing}: the connections of
+     * pods the operator did not size that left the workload's count and may still be shutting down, where the API
+     * server does not count terminating pods itself (not in {@code connections}: only an over-budget moment already
+     * reported waits for them, see StatusAggregator).
      */
-    record Live(int pods, int terminating, long poolSizes, long atDefault, long departing) {
-        public long connections(long poolsPerPod) {
-            return poolSizes * poolsPerPod;
-        }
-    }
+    record Live(int pods, int terminating, long connections, long atDefault, long departing) {}
 
     /**
-     * The pools a workload's pods hold now, from the pods' own specs: the pods the operator labelled, read one by one
-     * (terminating ones too: they hold their pool until the app exits); the workload's other pods, which the informer
-     * does not cache (started before the operator first sized it, or from a template it did not size), counted from
-     * its status (see {@link #unseen}) at the size its template gives them, else at the app's default.
+     * The connections a workload's pods hold now, from the pods' own specs: the pods the operator labelled, read one by
+     * one, each at its own size and its own pools per pod (terminating ones too: they hold their pools until the app
+     * exits); the workload's other pods, which the informer does not cache (started before the operator first sized
+     * it, or from a template it did not size), counted from its status (see {@link #unseen}) at the size and pools per
+     * pod its template gives them, else at the app's default.
      */
-    Live live(Workload w, Owner owner, InjectionSpec spec, List<String> containers) {
+    Live live(Workload w, Owner owner, InjectionSpec spec, List<String> containers, PoolsPerPod pools) {
         int appDefault = Injection.appDefault(spec);
         PodTemplateSpec template = view.template(w);
         List<Pod> labelled = view.podsOf(w);
-        long sizes = 0;
+        long connections = 0;
         long atDefault = 0;
         int terminating = 0;
         for (Pod p : labelled) {
             Integer held = view.podHeld(p, owner, spec, containers);
-            sizes += held == null ? appDefault : held;
-            atDefault += held == null ? appDefault : 0;
+            long each = pools.of(p.getSpec());
+            connections += (held == null ? appDefault : held) * each;
+            atDefault += held == null ? appDefault * each : 0;
             terminating += p.getMetadata().getDeletionTimestamp() != null ? 1 : 0;
         }
         boolean ours = owner.sized(template.getMetadata());
@@ -73,11 +72,12 @@ final class PodCounts {
         }
         Integer templateHeld = ours ? null
                 : Injection.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
-        int unseenSize = templateHeld == null ? appDefault : templateHeld;
-        sizes += (long) unseen.pods() * unseenSize;
-        atDefault += templateHeld == null ? (long) unseen.pods() * appDefault : 0;
-        return new Live(labelled.size() + unseen.pods(), terminating + unseen.terminating(), sizes, atDefault,
-                (long) unseen.departing() * unseenSize);
+        // their specs are not cached: at the template's pools per pod
+        long unseenEach = (long) (templateHeld == null ? appDefault : templateHeld) * pools.of(template.getSpec());
+        connections += unseen.pods() * unseenEach;
+        atDefault += templateHeld == null ? unseen.pods() * unseenEach : 0;
+        return new Live(labelled.size() + unseen.pods(), terminating + unseen.terminating(), connections, atDefault,
+                unseen.departing() * unseenEach);
     }
 
     /**

@@ -200,7 +200,9 @@ public final class PolicyPass {
                 problem = e.getMessage();
                 state = State.Invalid;
             }
-            Held held = Held.of(view.live(w, owner, injection, containers), a.poolsPerPod());
+            // each pod at its own pools per pod, as at its own size: an older template's pods may fork fewer workers
+            Held held = Held.of(view.live(w, owner, injection, containers,
+                    PoolsPerPod.of(injection, target.spec(), a.poolsPerPod())));
             Integer applied = injection == null || problem != null ? null
                     : Injection.appliedSize(owner, injection, view.template(w), containers, view.configMap(w, owner));
             if (problem == null && injection != null) {

@@ -67,9 +67,8 @@ public record TargetOutcome(String kind, String name, Workload workload, TargetA
      * workload's count and may still hold theirs (see {@link PodCounts.Live}).
      */
     public record Held(long connections, long atDefault, long departing) {
-        public static Held of(PodCounts.Live live, int poolsPerPod) {
-            return new Held(live.connections(poolsPerPod), live.atDefault() * poolsPerPod,
-                    live.departing() * poolsPerPod);
+        public static Held of(PodCounts.Live live) {
+            return new Held(live.connections(), live.atDefault(), live.departing());
         }
     }
 

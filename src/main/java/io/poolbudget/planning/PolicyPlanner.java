@@ -87,10 +87,21 @@ public final class PolicyPlanner {
         Budget budget = policy.getSpec().getDatabaseRef() != null ? shared.shareOf(policy)
                 : PoolerTier.behindPooler(policy) ? PoolerTier.budget(policy, catalog)
                         : Budget.of(database(policy.getSpec().getDatabase(), "spec.database"));
-        Resolution resolution = resolve(policy, catalog);
+        return sized(policy, catalog, budget, resolve(policy, catalog));
+    }
+
+    /**
+     * The plan of the targets resolved, with what was seen of their rollouts: each workload's terminating marks after
+     * this pass, and where those alone take the plan past the budget, its reason says so.
+     */
+    private static PolicyPlan sized(PoolPolicy policy, WorkloadCatalog catalog, Budget budget, Resolution resolution) {
+        var injection = policy.getSpec().getInjection();
         List<TargetInput> inputs = new ArrayList<>(resolution.targets().size());
-        Map<String, List<TerminatingMarks.Mark>> marksBefore = marksBefore(policy);
+        // the same, planning only for the pods terminating now: whether the marks alone take the plan past the budget
+        List<TargetInput> unmarked = new ArrayList<>(resolution.targets().size());
+        Map<String, List<TerminatingMarks.Mark>> marksBefore = TerminatingMarks.recorded(policy);
         Map<String, List<TerminatingMarks.Mark>> marks = new HashMap<>();
+        boolean marked = false; // a mark plans for more pods than terminate now
         try {
             int minimum = minimumPool(injection);
             boolean forks = injection != null && injection.getPreset() != null && injection.getPreset().forks();
@@ -104,15 +115,22 @@ public final class PolicyPlanner {
                             + "would take over: leave resize at Restart (the default) for a policy with Rollout "
                             + "targets");
                 }
-                var after = TerminatingMarks.update(marksBefore.get(w.id()), catalog.rolloutOverlap(w));
+                var after = TerminatingMarks.update(marksBefore.get(w.id()), catalog.rolloutOverlap(w),
+                        catalog.now());
                 marks.put(w.id(), after);
                 // pods terminating now hold their pools now, whatever removed them; only rollouts are remembered
-                long seen = Math.max(catalog.terminatingNow(w), TerminatingMarks.most(after));
-                inputs.add(input(r, seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS),
-                        w.shutdown().steps(catalog.observedReadySeconds(w)), minimum, forks));
+                long now = catalog.terminatingNow(w);
+                long seen = Math.max(now, TerminatingMarks.most(after));
+                marked |= seen > now;
+                int steps = w.shutdown().steps(catalog.observedReadySeconds(w));
+                inputs.add(input(r, seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS), steps, minimum, forks));
+                unmarked.add(input(r, now == 0 ? null : (int) Math.min(now, Limits.REPLICAS), steps, minimum, forks));
             }
-            return new PolicyPlan(resolution.targets(), resolution.missing(), PoolSizer.allocate(budget, inputs),
-                    Map.copyOf(marks));
+            Allocation allocation = PoolSizer.allocate(budget, inputs);
+            if (allocation.verdict() == Allocation.Verdict.OVERSUBSCRIBED && marked) {
+                allocation = TerminatingMarks.blamed(allocation, PoolSizer.allocate(budget, unmarked), marks);
+            }
+            return new PolicyPlan(resolution.targets(), resolution.missing(), allocation, Map.copyOf(marks));
         } catch (InvalidInputException e) {
             throw new InvalidPolicyException(e.field(), e.getMessage().substring(e.field().length() + 1));
         }
@@ -193,27 +211,6 @@ public final class PolicyPlanner {
             throw new InvalidPolicyException(field + e.field().substring("database".length()),
                     e.getMessage().substring(e.field().length() + 1));
         }
-    }
-
-    /**
-     * Each workload's recent rollouts as status recorded them, by workload id. A status written before marks were kept
-     * has only seenTerminatingPods: it stands as one rollout of an unknown revision, forgotten like the others.
-     */
-    private static Map<String, List<TerminatingMarks.Mark>> marksBefore(PoolPolicy policy) {
-        Map<String, List<TerminatingMarks.Mark>> marks = new HashMap<>();
-        if (policy.getStatus() != null && policy.getStatus().getTargets() != null) {
-            for (var t : policy.getStatus().getTargets()) {
-                String id = t.getKind() + "/" + t.getName();
-                if (t.getTerminatingSeen() != null) {
-                    marks.put(id,
-                            t.getTerminatingSeen().stream().filter(m -> m.getRevision() != null && m.getPods() != null)
-                                    .map(m -> new TerminatingMarks.Mark(m.getRevision(), m.getPods())).toList());
-                } else if (t.getSeenTerminatingPods() != null) {
-                    marks.put(id, List.of(new TerminatingMarks.Mark("", t.getSeenTerminatingPods())));
-                }
-            }
-        }
-        return marks;
     }
 
     /** Every target's own fields, checked as sizing checks them, whether or not its selector matches anything. */

@@ -2,6 +2,7 @@ package io.poolbudget.planning;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,6 +27,14 @@ public interface WorkloadCatalog {
      * pods of a rollout that overlap its new ones); null where unknown.
      */
     default TerminatingMarks.Overlap rolloutOverlap(Workload workload) {
+        return null;
+    }
+
+    /**
+     * The time of this view, for what the plan remembers (when a terminating mark was seen, and when it lapses); null
+     * where there is none (the plan command reads manifests, not a moment of a cluster).
+     */
+    default Instant now() {
         return null;
     }
 

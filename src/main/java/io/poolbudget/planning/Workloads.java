@@ -59,11 +59,16 @@ public final class Workloads {
      * cannot be read from the spec; null where none sets it.
      */
     static Integer workers(io.fabric8.kubernetes.api.model.PodTemplateSpec template) {
-        if (template == null || template.getSpec() == null || template.getSpec().getContainers() == null) {
+        return template == null ? null : workers(template.getSpec());
+    }
+
+    /** The same, of a pod's own spec (a pod of an older template may fork another number than the template now). */
+    public static Integer workers(io.fabric8.kubernetes.api.model.PodSpec pod) {
+        if (pod == null || pod.getContainers() == null) {
             return null;
         }
         Integer most = null;
-        for (var c : template.getSpec().getContainers()) {
+        for (var c : pod.getContainers()) {
             for (var e : c.getEnv() == null ? List.<io.fabric8.kubernetes.api.model.EnvVar>of() : c.getEnv()) {
                 if (!Workload.WORKERS_ENV.equals(e.getName())) {
                     continue;

@@ -66,7 +66,9 @@ final class TargetRows {
             // remembered, like pendingSince: the plan reads them back on the next pass
             var recent = o.workload() == null ? null : marks.get(o.workload().id());
             if (recent != null && !recent.isEmpty()) {
-                t.setTerminatingSeen(recent.stream().map(m -> new TerminatingMark(m.revision(), m.pods())).toList());
+                // when each was seen: written once, when it is learned or raised, never on every pass
+                t.setTerminatingSeen(recent.stream().map(m -> new TerminatingMark(m.revision(), m.pods(),
+                        m.seen() == null ? null : m.seen().toString())).toList());
                 t.setSeenTerminatingPods(TerminatingMarks.most(recent));
             }
             if (full) {

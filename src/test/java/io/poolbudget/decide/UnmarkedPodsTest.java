@@ -71,13 +71,13 @@ class UnmarkedPodsTest {
 
     @Test
     void anOldPodIsNotDroppedWhenTheInformerSeesANewPodBeforeTheStatusCountsIt() {
-        assertThat(live(NOW, web(3, 0, 0)).poolSizes()).as("three old pods at HikariCP's 10").isEqualTo(30);
+        assertThat(live(NOW, web(3, 0, 0)).connections()).as("three old pods at HikariCP's 10").isEqualTo(30);
         // the new pod is in the informer, the status does not count it yet: still three old pods, and the new one
         var seen = live(NOW, web(3, 0, 0), sized("web-new-1"));
-        assertThat(seen.poolSizes()).as("not 2 x 10 + 4: the status's three pods are all old").isEqualTo(30 + 4);
+        assertThat(seen.connections()).as("not 2 x 10 + 4: the status's three pods are all old").isEqualTo(30 + 4);
         assertThat(seen.atDefault()).isEqualTo(30);
         // the status catches up (3 replicas: 2 old and the new one; the surge pod is not yet counted as updated)
-        assertThat(live(NOW, web(4, 1, 0), sized("web-new-1")).poolSizes()).isEqualTo(30 + 4);
+        assertThat(live(NOW, web(4, 1, 0), sized("web-new-1")).connections()).isEqualTo(30 + 4);
     }
 
     @Test
@@ -86,7 +86,7 @@ class UnmarkedPodsTest {
         // and the Deployment's status has not yet observed the new generation (it counts the 2 old pods)
         Deployment stale = web(2, 2, 0);
         stale.getStatus().setObservedGeneration(1L);
-        assertThat(live(NOW, stale, sized("web-new-1")).poolSizes()).as("not 10 + 4: an all-clear at 14 of 16")
+        assertThat(live(NOW, stale, sized("web-new-1")).connections()).as("not 10 + 4: an all-clear at 14 of 16")
                 .isEqualTo(20 + 4);
     }
 
@@ -95,26 +95,26 @@ class UnmarkedPodsTest {
         live(NOW, web(4, 1, 0), sized("web-new-1"));
         // an old pod is told to stop: it leaves status.replicas and joins status.terminatingReplicas in one write
         var stopping = live(NOW, web(3, 1, 1), sized("web-new-1"));
-        assertThat(stopping.poolSizes()).as("2 old running + 1 old stopping, and the new pod").isEqualTo(30 + 4);
+        assertThat(stopping.connections()).as("2 old running + 1 old stopping, and the new pod").isEqualTo(30 + 4);
         assertThat(stopping.terminating()).isEqualTo(1);
         assertThat(stopping.departing()).isZero();
         // it has exited
-        assertThat(live(NOW.plusSeconds(1), web(3, 1, 0), sized("web-new-1")).poolSizes()).isEqualTo(20 + 4);
+        assertThat(live(NOW.plusSeconds(1), web(3, 1, 0), sized("web-new-1")).connections()).isEqualTo(20 + 4);
         // the rollout's last step: every replica is new and rolled out, the last old pod still stopping: not settled
         var last = live(NOW.plusSeconds(2), web(3, 3, 1), sized("web-new-1"), sized("web-new-2"), sized("web-new-3"));
-        assertThat(last.poolSizes()).isEqualTo(12 + 10);
+        assertThat(last.connections()).isEqualTo(12 + 10);
         assertThat(live(NOW.plusSeconds(3), web(3, 3, 0), sized("web-new-1"), sized("web-new-2"), sized("web-new-3"))
-                .poolSizes()).isEqualTo(12);
+                .connections()).isEqualTo(12);
         // settled now: a lagging status (a restart's rollout step) no longer counts a phantom pod
         assertThat(live(NOW.plusSeconds(4), web(4, 1, 1), sized("web-new-1"), sized("web-new-2"), sized("web-new-3"))
-                .poolSizes()).isEqualTo(12);
+                .connections()).isEqualTo(12);
     }
 
     @Test
     void withoutATerminatingCountAnOldPodThatLeftMayHoldItsPoolUntilItsGracePeriodIsOver() {
         live(NOW, web(4, 1, null), sized("web-new-1"));
         var stopping = live(NOW, web(3, 1, null), sized("web-new-1"));
-        assertThat(stopping.poolSizes()).isEqualTo(20 + 4);
+        assertThat(stopping.connections()).isEqualTo(20 + 4);
         assertThat(stopping.departing()).as("kept apart: it may have exited").isEqualTo(10);
         // a marked terminating pod never counts as one that left: the count of unmarked pods did not fall
         assertThat(live(NOW.plusSeconds(4), web(3, 1, null), sized("web-new-1")).departing()).isEqualTo(10);
@@ -130,7 +130,7 @@ class UnmarkedPodsTest {
     void anArgoRolloutsOldPodThatLeftMayHoldItsPoolUntilItsGracePeriodIsOver() {
         liveRollout(NOW, rollout(4, 1), sized("web-new-1"));
         var stopping = liveRollout(NOW, rollout(3, 1), sized("web-new-1"));
-        assertThat(stopping.poolSizes()).isEqualTo(20 + 4);
+        assertThat(stopping.connections()).isEqualTo(20 + 4);
         assertThat(stopping.departing()).isEqualTo(10);
         assertThat(liveRollout(NOW.plusSeconds(4), rollout(3, 1), sized("web-new-1")).departing()).isEqualTo(10);
         assertThat(liveRollout(NOW.plusSeconds(5), rollout(3, 1), sized("web-new-1")).departing()).isZero();

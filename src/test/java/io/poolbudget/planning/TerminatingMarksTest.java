@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.poolbudget.planning.TerminatingMarks.Mark;
 import io.poolbudget.planning.TerminatingMarks.Overlap;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.ForAll;
@@ -48,6 +50,30 @@ class TerminatingMarksTest {
         var marks = List.of(new Mark("a", 1), new Mark("b", 1));
         assertThat(TerminatingMarks.update(marks, new Overlap("a", 2))).containsExactly(new Mark("a", 2),
                 new Mark("b", 1));
+    }
+
+    @Test
+    void aMarkLapsesADayAfterItWasSeenWhetherOrNotLaterRolloutsCome() {
+        Instant nine = Instant.parse("2026-01-01T09:00:00.250Z");
+        var marks = TerminatingMarks.update(List.of(), new Overlap("slow", 4), nine);
+        assertThat(marks).as("seen at the second, as status says it")
+                .containsExactly(new Mark("slow", 4, Instant.parse("2026-01-01T09:00:00Z")));
+        assertThat(TerminatingMarks.update(marks, null, nine.plus(Duration.ofHours(23)))).isEqualTo(marks);
+        assertThat(TerminatingMarks.update(marks, null, nine.plus(TerminatingMarks.LASTS))).isEmpty();
+        assertThat(TerminatingMarks.update(marks, null, null)).as("without a clock (plan): by rollouts only")
+                .isEqualTo(marks);
+    }
+
+    @Test
+    void aMarkReadWithoutATimeIsTakenAsSeenNowOnceAndARaiseIsSeenAgain() {
+        Instant at = Instant.parse("2026-01-01T09:00:00Z");
+        var stamped = TerminatingMarks.update(List.of(new Mark("a", 2)), null, at);
+        assertThat(stamped).containsExactly(new Mark("a", 2, at));
+        assertThat(TerminatingMarks.update(stamped, new Overlap("a", 1), at.plusSeconds(60)))
+                .as("not raised: as it was")
+                .isEqualTo(stamped);
+        assertThat(TerminatingMarks.update(stamped, new Overlap("a", 3), at.plusSeconds(60)))
+                .containsExactly(new Mark("a", 3, at.plusSeconds(60)));
     }
 
     /** The plan never allows for fewer than the pods it sees now, and remembers no more than three rollouts. */

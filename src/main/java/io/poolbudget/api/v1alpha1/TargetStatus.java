@@ -30,8 +30,9 @@ public class TargetStatus {
     private Long seenTerminatingPods;
 
     @JsonPropertyDescription("The workload's last 3 rollouts, newest last, each with the most of its old pods seen "
-            + "terminating at once while its new pods ran. Pods a scale-down removes are not counted; a mark is forgotten "
-            + "after 3 later rollouts.")
+            + "terminating at once while its new pods ran. Pods a scale-down removes are not counted, nor those of a "
+            + "revision the operator's own write replaced within the rollout; a mark is forgotten after 3 later "
+            + "rollouts or 24 h after it was seen, whichever comes first.")
     private java.util.List<TerminatingMark> terminatingSeen;
 
     public java.util.List<TerminatingMark> getTerminatingSeen() { return terminatingSeen; }
