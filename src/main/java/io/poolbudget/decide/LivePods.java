@@ -36,7 +36,9 @@ record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agen
         for (Pod p : pods) {
             Integer published = LiveResize.published(p.getMetadata(), owner);
             AgentReport r = view.report(p);
-            if (r != null && ready(p) && p.getMetadata().getDeletionTimestamp() == null) {
+            // only pods that load the agent: older ones, started before it went in, are being replaced
+            if (r != null && ready(p) && p.getMetadata().getDeletionTimestamp() == null
+                    && LiveResize.agentIn(p.getSpec(), containers, owner)) {
                 agents.add(new Agent(p.getMetadata().getName(), r));
             }
             boolean confirmedAt = r != null && r.confirmed() && Objects.equals(r.published(), size)

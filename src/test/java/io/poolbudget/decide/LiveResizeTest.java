@@ -114,23 +114,35 @@ class LiveResizeTest {
     @Test
     void eachPodsAgentIsReportedAsSoonAsItsAppIsUpWithNoChangeInFlight() {
         // both pods started at 4 and nothing else was published: applied, and still each agent is shown
-        var pods = List.of(ready(pod("web-1", 4, 4)), ready(pod("web-2", 4, 4)), pod("web-3", 4, 4));
+        var old = ready(pod("web-0", 4, 4)); // started before the agent went in: no agent to report on
+        var pods = List.of(ready(withAgent(pod("web-1", 4, 4))), ready(withAgent(pod("web-2", 4, 4))),
+                withAgent(pod("web-3", 4, 4)), old);
         var broken = new AgentReport(null, false, 0, null, "its agent cannot read the pools: cannot read Quarkus' "
                 + "datasources: argument type mismatch", 0, 0);
         var d = decide(LIVE, liveWeb(4, 4), pods, Map.of("uid-web-1", new AgentReport(4, true, 4, 4, null, 0, 1),
                 "uid-web-2", broken, "uid-web-3", new AgentReport(null, false, 0, null, "no agent answers on port "
-                        + "9477", 0, null)));
+                        + "9477", 0, null), "uid-web-0", new AgentReport(null, false, 0, null, "no agent answers on "
+                                + "port 9477", 0, null)));
         var target = d.result(List.of()).targets().get(0);
         assertThat(target.state()).isEqualTo(State.Applied);
-        assertThat(target.resize().agents()).as("the problem first; web-3's app is not up yet").containsExactly(
+        assertThat(target.resize().agents()).as("the problem first; web-3's app is not up yet, web-0 started "
+                + "before the agent went in").containsExactly(
                 "web-2: its agent cannot read the pools: cannot read Quarkus' datasources: argument type mismatch",
                 "web-1: 1 pool found");
         assertThat(target.resize().agentProblems()).singleElement().asString().startsWith("web-2: ");
 
-        var quiet = decide(LIVE, liveWeb(4, 4), pods.subList(0, 1), Map.of("uid-web-1",
+        var quiet = decide(LIVE, liveWeb(4, 4), List.of(pods.get(0), old), Map.of("uid-web-0", new AgentReport(null,
+                false, 0, null, "no agent answers on port 9477", 0, null), "uid-web-1",
                 new AgentReport(4, true, 4, 4, null, 0, 2)));
         assertThat(quiet.result(List.of()).targets().get(0).resize().agentProblems()).isEmpty();
         assertThat(quiet.result(List.of()).targets().get(0).resize().agents()).containsExactly("web-1: 2 pools found");
+    }
+
+    private static Pod withAgent(Pod p) {
+        var c = p.getSpec().getContainers().get(0);
+        c.setEnv(new ArrayList<>(c.getEnv()));
+        c.getEnv().add(new EnvVar("JAVA_TOOL_OPTIONS", AGENT, null));
+        return p;
     }
 
     private static Pod ready(Pod p) {
