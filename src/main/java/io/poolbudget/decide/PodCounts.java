@@ -35,8 +35,12 @@ final class PodCounts {
      * a size its spec declares); {@code departing}: the pools of pods the operator did not size that left the
      * workload's count and may still be shutting down, where the API server does not count terminating pods itself (not
      * in {@code poolSizes}: only an over-budget moment already reported waits for them, see StatusAggregator).
+     * {@code atDefaultPods}: the pods counted at the app's default; {@code anyNumber} ({@code departingAnyNumber}):
+     * where the app has no pool limit without its variable, whether any pod counted (departing) is one of them: then
+     * what they may open is any number, whatever the sum says ({@link io.poolbudget.sizing.Limits#noPoolLimit}).
      */
-    record Live(int pods, int terminating, long poolSizes, long atDefault, long departing) {
+    record Live(int pods, int terminating, long poolSizes, long atDefault, long departing, int atDefaultPods,
+            boolean anyNumber, boolean departingAnyNumber) {
         public long connections(long poolsPerPod) {
             return poolSizes * poolsPerPod;
         }
@@ -53,12 +57,12 @@ final class PodCounts {
         PodTemplateSpec template = view.template(w);
         List<Pod> labelled = view.podsOf(w);
         long sizes = 0;
-        long atDefault = 0;
+        int atDefaultPods = 0;
         int terminating = 0;
         for (Pod p : labelled) {
             Integer held = view.podHeld(p, owner, spec, containers);
             sizes += held == null ? appDefault : held;
-            atDefault += held == null ? appDefault : 0;
+            atDefaultPods += held == null ? 1 : 0;
             terminating += p.getMetadata().getDeletionTimestamp() != null ? 1 : 0;
         }
         boolean ours = owner.sized(template.getMetadata());
@@ -75,9 +79,11 @@ final class PodCounts {
                 : Injection.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
         int unseenSize = templateHeld == null ? appDefault : templateHeld;
         sizes += (long) unseen.pods() * unseenSize;
-        atDefault += templateHeld == null ? (long) unseen.pods() * appDefault : 0;
-        return new Live(labelled.size() + unseen.pods(), terminating + unseen.terminating(), sizes, atDefault,
-                (long) unseen.departing() * unseenSize);
+        atDefaultPods += templateHeld == null ? unseen.pods() : 0;
+        boolean noLimit = io.poolbudget.sizing.Limits.noPoolLimit(appDefault);
+        return new Live(labelled.size() + unseen.pods(), terminating + unseen.terminating(), sizes,
+                (long) atDefaultPods * appDefault, (long) unseen.departing() * unseenSize, atDefaultPods,
+                noLimit && atDefaultPods > 0, noLimit && templateHeld == null && unseen.departing() > 0);
     }
 
     /**

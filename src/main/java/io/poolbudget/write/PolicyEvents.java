@@ -92,10 +92,11 @@ public final class PolicyEvents {
                 && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
         boolean isLiveOver = status.getConditions().stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
                 && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
-        if (wasLiveOver && !isLiveOver && status.getBudget() != null) { // not when the policy stopped planning
+        // not when the policy stopped planning, nor while pods may open any number (no count is given then)
+        if (wasLiveOver && !isLiveOver && status.getBudget() != null && status.getLiveConnections() != null) {
             // the count status shows, in the words status uses for it
             normal(policy, LIVE_WITHIN_BUDGET, Holding.words(status.getLiveConnections(), result.atDefaultConnections(),
-                    0, " of " + status.getBudget().getConnections() + " connections now", null)
+                    0, false, " of " + status.getBudget().getConnections() + " connections now", null)
                     + ": within the budget again");
         }
     }
