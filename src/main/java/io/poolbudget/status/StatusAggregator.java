@@ -169,10 +169,7 @@ public final class StatusAggregator {
                     "terminating pods included") + "; the plan allocates " + a.allocated()
                     + (dryRun ? ", and they keep them: a dry run "
                             + "writes nothing"
-                            : !moving.isEmpty() ? "; in progress: " + moving
-                                    : ": more pods hold pools at once than the plan's peak pods allow for (old pods that outlast a "
-                                            + "rollout step, or pods started outside a rollout)"
-                                            + overAllocation(result));
+                            : !moving.isEmpty() ? "; in progress: " + moving : ": " + Holding.cause(result));
         }
     }
 
@@ -235,15 +232,6 @@ public final class StatusAggregator {
 
     private static long generation(PoolPolicy policy) {
         return policy.getMetadata().getGeneration() == null ? 0 : policy.getMetadata().getGeneration();
-    }
-
-    /** The targets whose pods hold more than their allocation, as "; Deployment/web holds 16 of its 12". */
-    private static String overAllocation(PassResult result) {
-        var over = result.targets().stream().filter(t -> t.live() != null && t.allocation() != null
-                && t.live() > t.allocation().connections())
-                .map(t -> t.kind() + "/" + t.name() + " holds " + t.live() + " of its " + t.allocation().connections())
-                .toList();
-        return over.isEmpty() ? "" : ": " + String.join(", ", over);
     }
 
     /** The first target in one of {@code states}, with its cause, and how many more there are; "" when none. */
