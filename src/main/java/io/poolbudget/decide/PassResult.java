@@ -32,6 +32,15 @@ public record PassResult(PolicyPlan plan, InvalidPolicyException invalid, List<T
         return sum(TargetOutcome.Held::departing);
     }
 
+    /**
+     * Whether pods counted in {@link #liveConnections} ({@code departing}: in {@link #departingConnections}) run an app
+     * with no pool limit without its variable: then what they may open is any number, not the sum.
+     */
+    public boolean anyNumber(boolean departing) {
+        return targets.stream().anyMatch(t -> t.held() != null
+                && (t.held().anyNumber() || departing && t.held().departingAnyNumber()));
+    }
+
     private long sum(ToLongFunction<TargetOutcome.Held> part) {
         return targets.stream().filter(t -> t.held() != null).mapToLong(t -> part.applyAsLong(t.held())).sum();
     }

@@ -35,9 +35,13 @@ final class PodCounts {
      * that carry no size (what such a pod may open, not a size its spec declares); {@code departing}: the connections of
      * pods the operator did not size that left the workload's count and may still be shutting down, where the API
      * server does not count terminating pods itself (not in {@code connections}: only an over-budget moment already
-     * reported waits for them, see StatusAggregator).
+     * reported waits for them, see StatusAggregator). {@code atDefaultPods}: the pods counted at the app's default;
+     * {@code anyNumber} ({@code departingAnyNumber}): where the app has no pool limit without its variable, whether any
+     * pod counted (departing) is one of them: then what they may open is any number, whatever the sum says
+     * ({@link io.poolbudget.sizing.Limits#noPoolLimit}).
      */
-    record Live(int pods, int terminating, long connections, long atDefault, long departing) {}
+    record Live(int pods, int terminating, long connections, long atDefault, long departing, int atDefaultPods,
+            boolean anyNumber, boolean departingAnyNumber) {}
 
     /**
      * The connections a workload's pods hold now, from the pods' own specs: the pods the operator labelled, read one by
@@ -52,12 +56,14 @@ final class PodCounts {
         List<Pod> labelled = view.podsOf(w);
         long connections = 0;
         long atDefault = 0;
+        int atDefaultPods = 0;
         int terminating = 0;
         for (Pod p : labelled) {
             Integer held = view.podHeld(p, owner, spec, containers);
             long each = pools.of(p.getSpec());
             connections += (held == null ? appDefault : held) * each;
             atDefault += held == null ? appDefault * each : 0;
+            atDefaultPods += held == null ? 1 : 0;
             terminating += p.getMetadata().getDeletionTimestamp() != null ? 1 : 0;
         }
         boolean ours = owner.sized(template.getMetadata());
@@ -76,8 +82,11 @@ final class PodCounts {
         long unseenEach = (long) (templateHeld == null ? appDefault : templateHeld) * pools.of(template.getSpec());
         connections += unseen.pods() * unseenEach;
         atDefault += templateHeld == null ? unseen.pods() * unseenEach : 0;
+        atDefaultPods += templateHeld == null ? unseen.pods() : 0;
+        boolean noLimit = io.poolbudget.sizing.Limits.noPoolLimit(appDefault);
         return new Live(labelled.size() + unseen.pods(), terminating + unseen.terminating(), connections, atDefault,
-                unseen.departing() * unseenEach);
+                unseen.departing() * unseenEach, atDefaultPods, noLimit && atDefaultPods > 0,
+                noLimit && templateHeld == null && unseen.departing() > 0);
     }
 
     /**

@@ -16,6 +16,7 @@ import io.poolbudget.planning.PolicyPlanner;
 import io.poolbudget.planning.PolicyPlanner.PolicyPlan;
 import io.poolbudget.planning.SharedBudgets;
 import io.poolbudget.planning.Workload;
+import io.poolbudget.sizing.Limits;
 import io.poolbudget.sizing.TargetAllocation;
 import io.poolbudget.sizing.TransitionPeaks;
 import java.time.Duration;
@@ -223,7 +224,9 @@ public final class PolicyPass {
                 int holds = applied == null ? appDefault : applied;
                 if (holds > a.poolSize()) {
                     // it keeps its larger pools: budget the plan gives others is not free yet
-                    blockers.add(w.id() + " (holds " + holds + " per pod, cannot be lowered: " + state + ")");
+                    blockers.add(w.id() + " (" + (applied == null && Limits.noPoolLimit(holds)
+                            ? RolloutDecider.atDefault(holds) : "holds " + holds + " per pod") + ", cannot be lowered: "
+                            + state + ")");
                 }
                 slots.add(new Slot(new TargetOutcome(w.kind().name(), w.name(), w, a, applied, state, problem, null,
                         false, held), null));

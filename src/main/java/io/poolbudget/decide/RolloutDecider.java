@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.sizing.Limits;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -89,9 +90,23 @@ public final class RolloutDecider {
         }
 
         private String change() {
-            return applied == null ? "first size " + desired + " (the pods hold the app's default " + holds + ")"
-                    : holds + " → " + desired;
+            return applied == null ? "first size " + desired + " (" + atDefault(holds) + ")" : holds + " → " + desired;
         }
+    }
+
+    /**
+     * What pods the operator has not sized hold, {@code perPod} each: "the pods hold the app's default 10", or where the
+     * app has no pool limit without its variable, that they may open any number (never the number it is counted at).
+     */
+    static String atDefault(int perPod) {
+        return Limits.noPoolLimit(perPod) ? "the pods have no pool limit until sized: they may open any number of "
+                + "connections" : "the pods hold the app's default " + perPod;
+    }
+
+    /** "the 2 its running pods hold", or for a running pod without a pool limit, that they may open any number. */
+    private static String running(int perPod) {
+        return Limits.noPoolLimit(perPod) ? "what its running pods may open (any number: a pod not sized yet has no "
+                + "pool limit)" : "the " + perPod + " its running pods hold";
     }
 
     /** What a target makes others wait for; {@code overPlan}: its pods may hold more than its plan gives it. */
@@ -150,9 +165,8 @@ public final class RolloutDecider {
         }
         List<String> over = blockers.stream().filter(Blocker::overPlan).map(Blocker::text).toList();
         if (t.returning()) {
-            String back = "raise " + t.change() + " goes back toward the " + t.runningHolds()
-                    + " its running pods hold, "
-                    + "so it adds no connections, and only a write can end its stalled rollout";
+            String back = "raise " + t.change() + " goes back toward " + running(t.runningHolds())
+                    + ", so it adds no connections, and only a write can end its stalled rollout";
             return over.isEmpty() ? new Verdict(t.id(), Action.APPLY, null, back + ": applies now")
                     : new Verdict(t.id(), Action.HOLD_FOR_ROLLOUTS, null, back + "; it waits until these hold no more "
                             + "than planned: " + list(over));

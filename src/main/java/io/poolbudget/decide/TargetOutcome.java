@@ -64,11 +64,17 @@ public record TargetOutcome(String kind, String name, Workload workload, TargetA
      * What a target's pods hold now, in connections, by their own specs, terminating pods included: {@code connections}
      * in all; {@code atDefault} of them counted at the app's default for pods that carry no size (what such a pod may
      * open, not what it holds); {@code departing}, not among them, pods the operator did not size that left the
-     * workload's count and may still hold theirs (see {@link PodCounts.Live}).
+     * workload's count and may still hold theirs (see {@link PodCounts.Live}). {@code pods}: its pods counted
+     * (terminating ones included), of them {@code atDefaultPods} at the app's default; {@code anyNumber} ({@code
+     * departingAnyNumber}): some of those (of the departing ones) run an app with no pool limit without its variable,
+     * so what they may open is any number: the sums count them at {@link io.poolbudget.sizing.Limits#POOL_SIZE},
+     * which is not to be shown.
      */
-    public record Held(long connections, long atDefault, long departing) {
+    public record Held(long connections, long atDefault, long departing, int pods, int atDefaultPods,
+            boolean anyNumber, boolean departingAnyNumber) {
         public static Held of(PodCounts.Live live) {
-            return new Held(live.connections(), live.atDefault(), live.departing());
+            return new Held(live.connections(), live.atDefault(), live.departing(), live.pods(),
+                    live.atDefaultPods(), live.anyNumber(), live.departingAnyNumber());
         }
     }
 
@@ -77,9 +83,9 @@ public record TargetOutcome(String kind, String name, Workload workload, TargetA
         return new TargetOutcome(kind, name, null, null, null, State.NotFound, problem, null, false, null);
     }
 
-    /** Connections the pods hold now; null when the workload does not exist. */
+    /** Connections the pods hold now; null when the workload does not exist or they may open any number. */
     public Long live() {
-        return held == null ? null : held.connections();
+        return held == null || held.anyNumber() ? null : held.connections();
     }
 
     /** The same target in another state. */

@@ -33,6 +33,7 @@ public final class PolicyMemory {
             agentProblems = java.util.Set.copyOf(now);
             return before;
         }
+        private volatile boolean overReported;
 
         /**
          * The conditions this process last reported for the policy, null before it reported any: the informer's copy of
@@ -54,6 +55,19 @@ public final class PolicyMemory {
 
         public void overSince(Instant since) {
             overSince = since;
+        }
+
+        /**
+         * Whether a moment over the budget was reported (LiveOverBudget) and its all-clear not yet sent: it stays open
+         * while the policy is Oversubscribed in between, so that its all-clear comes once the pods are within the
+         * budget.
+         */
+        public boolean overReported() {
+            return overReported;
+        }
+
+        public void overReported(boolean open) {
+            overReported = open;
         }
     }
 

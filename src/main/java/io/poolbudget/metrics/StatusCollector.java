@@ -158,8 +158,9 @@ final class StatusCollector extends Collector {
                         st -> reason(st, "Ready", null)),
                 new Series<>("poolbudget_live_connections",
                         "Connections the targets' pods hold now by their own specs, "
-                                + "terminating pods included (status.liveConnections)",
-                        st -> num(st.getLiveConnections())),
+                                + "terminating pods included (status.liveConnections); +Inf while pods not sized yet "
+                                + "have no pool limit (status.liveConnectionsUnbounded)",
+                        st -> live(st.getLiveConnections(), st.getLiveConnectionsUnbounded())),
                 new Series<>("poolbudget_oversubscribed",
                         "1 while even the smallest pools the policy allows need more than "
                                 + "the budget (condition Oversubscribed=True, reason Oversubscribed)",
@@ -230,12 +231,22 @@ final class StatusCollector extends Collector {
                 new Series<>("poolbudget_target_connections", "Connections the plan gives the target at peak pods "
                         + "(status.targets[].connections)", t -> num(t.getConnections())),
                 new Series<>("poolbudget_target_live_connections", "Connections the target's pods hold now "
-                        + "(status.targets[].liveConnections)", t -> num(t.getLiveConnections())),
+                        + "(status.targets[].liveConnections); +Inf while pods not sized yet have no pool limit",
+                        t -> live(t.getLiveConnections(), t.getLiveConnectionsUnbounded())),
                 new Series<>("poolbudget_target_observed_connections", "Connections the database reports from the "
                         + "target's pods (status.targets[].observedConnections); NaN when not observed",
                         t -> num(t.getObservedConnections())),
                 new Series<>(PENDING, "How long the target's raise has waited; 0 when none waits (from "
                         + "status.targets[].pendingSince)", t -> Double.NaN)); // computed at scrape time
+    }
+
+    /**
+     * What pods hold, or +Inf where they may open any number (issue 53): Prometheus's own value for a count without
+     * bound, so that {@code live > budget} holds and a sum over it is unbounded too, where NaN would compare false and
+     * a missing sample would drop the policy from both.
+     */
+    private static double live(Long connections, Boolean unbounded) {
+        return Boolean.TRUE.equals(unbounded) ? Double.POSITIVE_INFINITY : num(connections);
     }
 
     private static double num(Number n) {

@@ -289,6 +289,9 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
             } else if (st.getBudget().getConnections() > share) {
                 blockers.add(
                         id + " still plans with " + st.getBudget().getConnections() + ", its share is now " + share);
+            } else if (Boolean.TRUE.equals(st.getLiveConnectionsUnbounded())) {
+                blockers.add(id + " has pods not sized yet that may open any number of connections (no pool limit), "
+                        + "more than its share " + share);
             } else if (st.getLiveConnections() != null && st.getLiveConnections() > share) {
                 blockers.add(id + " holds " + st.getLiveConnections() + " connections, more than its share " + share);
             } else if (st.getTargets() != null

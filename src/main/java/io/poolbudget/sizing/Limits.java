@@ -16,6 +16,7 @@ public final class Limits {
      * below 10^7, which YAML 1.1 readers (PyYAML) would take for a string in the CRD's "1.0E7". */
     public static final int CONNECTIONS = 1_000_000;
     public static final int WEIGHT = 1_000_000;
+    /** The largest pool size; also what a pod of an app with no pool limit is counted at (see {@link #noPoolLimit}). */
     public static final int POOL_SIZE = 1_000_000;
     public static final int POOLS_PER_POD = 1_000;
     /** fixedReplicas and terminatingPods. */
@@ -27,6 +28,15 @@ public final class Limits {
     public static final int CONTAINERS = 64;
     /** Identical database instances behind one endpoint (database.instances). */
     public static final int INSTANCES = 1_000;
+
+    /**
+     * Whether a pod's pool counted at {@code perPod} stands for no limit: a preset's app that has none without its
+     * variable (or one derived from what the operator cannot see) is counted at {@link #POOL_SIZE}, which is then not a
+     * number to show or to add up, but "any number".
+     */
+    public static boolean noPoolLimit(long perPod) {
+        return perPod >= POOL_SIZE;
+    }
 
     /** {@code value} as an int, or an error naming {@code field} and the allowed range. */
     public static int bounded(String field, long value, long min, long max) {

@@ -55,12 +55,15 @@ public final class BudgetStatusAggregator {
         List<DatabaseBudgetStatus.PolicyShare> rows = new ArrayList<>();
         long allocated = 0;
         long live = 0;
+        boolean anyNumber = false; // a policy's pods may open any number: so may the sum
         for (SharedBudgets.Member m : shared.members(budget)) {
             var st = m.policy().getStatus();
             var row = row(m.policy());
             row.setShare(m.share().connections());
             row.setAllocated(st == null ? null : st.getAllocated());
             row.setLive(st == null ? null : st.getLiveConnections());
+            row.setLiveUnbounded(st == null ? null : st.getLiveConnectionsUnbounded());
+            anyNumber |= Boolean.TRUE.equals(row.getLiveUnbounded());
             allocated += row.getAllocated() == null ? 0 : row.getAllocated();
             live += row.getLive() == null ? 0 : row.getLive();
             rows.add(row);
@@ -78,7 +81,8 @@ public final class BudgetStatusAggregator {
                 .thenComparing(DatabaseBudgetStatus.PolicyShare::getName));
         status.setPolicies(rows);
         status.setAllocated(allocated);
-        status.setLiveConnections(live);
+        status.setLiveConnections(anyNumber ? null : live);
+        status.setLiveConnectionsUnbounded(anyNumber ? Boolean.TRUE : null);
     }
 
     /** What pods outside the budget's admitted policies hold, row by row; the total. */

@@ -90,17 +90,19 @@ public final class StatusAggregator {
         // that is reported ends only once they can no longer hold any, so that its all-clear is true.
         long departing = wasLiveOver ? result.departingConnections() : 0;
         var facts = new Facts(result, a, result.liveConnections() + departing, result.atDefaultConnections(), departing,
-                wasLiveOver);
+                wasLiveOver, result.anyNumber(wasLiveOver));
         status.setBudget(BudgetStatus.of(a.budget()));
         status.setAllocated(a.allocated());
         status.setUnallocated(a.unallocated());
         status.setUnallocatedReason(a.verdict() == Allocation.Verdict.FITS ? a.unallocatedReason() : null);
-        status.setLiveConnections(facts.live);
+        // a pod without a pool limit may open any number: no sum is said where one is counted (issue 53)
+        status.setLiveConnections(facts.anyNumber ? null : facts.live);
+        status.setLiveConnectionsUnbounded(facts.anyNumber ? Boolean.TRUE : null);
         status.setTargetCount((int) result.targets().stream().filter(t -> t.workload() != null).count());
         TargetRows.set(status, result.targets(), result.plan().terminatingMarks(), facts.budget);
         // True exactly while the pods hold more than the budget: a pod that began terminating is counted once (see
         // PodCounts), so a routine rollout that fits reads as within the budget at every pass.
-        boolean declaredOver = !facts.oversubscribed && facts.live > facts.budget;
+        boolean declaredOver = !facts.oversubscribed && (facts.anyNumber || facts.live > facts.budget);
         Instant since = !declaredOver ? null : overSince != null ? overSince : clock.instant();
         // once reported it lasts while the pods declare more; a new moment is reported once it outlasts the grace.
         // The grace is for a routine rollout's sized pods that start or stop; pods the operator has not sized yet are
@@ -154,11 +156,12 @@ public final class StatusAggregator {
 
     /** What the conditions are made of. */
     private record Facts(PassResult result, Allocation a, long budget, boolean oversubscribed, long live,
-            long atDefault, long departing, boolean wasLiveOver, String conflicts, String problems,
+            long atDefault, long departing, boolean wasLiveOver, boolean anyNumber, String conflicts, String problems,
             String moving, boolean dryRun) {
-        Facts(PassResult result, Allocation a, long live, long atDefault, long departing, boolean wasLiveOver) {
+        Facts(PassResult result, Allocation a, long live, long atDefault, long departing, boolean wasLiveOver,
+                boolean anyNumber) {
             this(result, a, a.budget().connections(), a.verdict() == Allocation.Verdict.OVERSUBSCRIBED, live, atDefault,
-                    departing, wasLiveOver, firstOf(result, EnumSet.of(State.Conflict)),
+                    departing, wasLiveOver, anyNumber, firstOf(result, EnumSet.of(State.Conflict)),
                     firstOf(result, EnumSet.of(State.NotFound, State.Invalid, State.Paused, State.Stalled)),
                     firstOf(result, EnumSet.of(State.Rolling, State.Stalled, State.Pending)),
                     result.targets().stream().anyMatch(t -> t.state() == State.DryRun));
@@ -166,14 +169,11 @@ public final class StatusAggregator {
 
         /** Over the budget: what the pods hold, what the plan allocates, and what explains the difference. */
         String liveText() {
-            return Holding.words(live, atDefault, departing, " of " + budget + " connections now", "terminating pods "
-                    + "included") + "; the plan allocates " + a.allocated()
+            return Holding.words(live, atDefault, departing, anyNumber, " of " + budget + " connections now",
+                    "terminating pods included") + "; the plan allocates " + a.allocated()
                     + (dryRun ? ", and they keep them: a dry run "
                             + "writes nothing"
-                            : !moving.isEmpty() ? "; in progress: " + moving
-                                    : ": more pods hold pools at once than the plan's peak pods allow for (old pods that outlast a "
-                                            + "rollout step, or pods started outside a rollout)"
-                                            + overAllocation(result));
+                            : !moving.isEmpty() ? "; in progress: " + moving : ": " + Holding.cause(result));
         }
     }
 
@@ -209,8 +209,8 @@ public final class StatusAggregator {
                 : String.format(Locale.ROOT, "%.2f× the budget: %s", f.a.ratio(), f.a.unallocatedReason()))
                 : liveOver ? f.liveText()
                         : f.a.allocated() + " of " + f.budget + " connections allocated; "
-                                + Holding.words(f.live, f.atDefault,
-                                        f.departing, since != null ? " now by their specs" : " now", null)
+                                + Holding.words(f.live, f.atDefault, f.departing, f.anyNumber,
+                                        since != null ? " now by their specs" : " now", null)
                                 + (since != null ? ", more than the budget since " + since + " (reported if it lasts "
                                         + liveGrace.toSeconds()
                                         + " s: pods starting or shutting down may not hold their pool)" : "");
@@ -243,15 +243,6 @@ public final class StatusAggregator {
 
     private static long generation(PoolPolicy policy) {
         return policy.getMetadata().getGeneration() == null ? 0 : policy.getMetadata().getGeneration();
-    }
-
-    /** The targets whose pods hold more than their allocation, as "; Deployment/web holds 16 of its 12". */
-    private static String overAllocation(PassResult result) {
-        var over = result.targets().stream().filter(t -> t.live() != null && t.allocation() != null
-                && t.live() > t.allocation().connections())
-                .map(t -> t.kind() + "/" + t.name() + " holds " + t.live() + " of its " + t.allocation().connections())
-                .toList();
-        return over.isEmpty() ? "" : ": " + String.join(", ", over);
     }
 
     /** The first target in one of {@code states}, with its cause, and how many more there are; "" when none. */

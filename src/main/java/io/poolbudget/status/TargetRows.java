@@ -93,7 +93,11 @@ final class TargetRows {
         t.setState(o.state().name());
         if (full) {
             t.setLiveConnections(o.live());
-            t.setMessage(o.message());
+            boolean anyNumber = o.held() != null && o.held().anyNumber();
+            t.setLiveConnectionsUnbounded(anyNumber ? Boolean.TRUE : null);
+            // the row says what its pods may open where no count is given (issue 53)
+            String unbounded = "its pods may open any number of connections (no pool limit until sized)";
+            t.setMessage(!anyNumber ? o.message() : o.message() == null ? unbounded : o.message() + "; " + unbounded);
         }
         t.setPendingSince(o.pendingSince() == null ? null : o.pendingSince().toString());
         return t;

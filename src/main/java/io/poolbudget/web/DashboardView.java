@@ -38,11 +38,17 @@ public final class DashboardView {
     public record Page(List<String> namespaces, Totals totals, int page, int pages, int size, List<PolicyView> policies,
             List<DatabaseCards.DatabaseView> databases, String stabilizationWindow) {}
 
-    /** Over every policy the filter keeps, not only this page. */
-    public record Totals(int policies, int withProblems, long budget, long allocated, long live) {}
+    /**
+     * Over every policy the filter keeps, not only this page. {@code liveAnyNumber}: pods of one of them may open any
+     * number of connections (status.liveConnectionsUnbounded), so the sum {@code live} is none (null); as in the views
+     * below, where {@code live} is null with it.
+     */
+    public record Totals(int policies, int withProblems, long budget, long allocated, Long live,
+            boolean liveAnyNumber) {}
 
     public record PolicyView(String namespace, String name, String database, Long budget, String budgetExplanation,
-            Long allocated, Long unallocated, String unallocatedReason, Long live, boolean dryRun,
+            Long allocated, Long unallocated, String unallocatedReason, Long live, boolean liveAnyNumber,
+            boolean dryRun,
             boolean problem, Long generation, Long observedGeneration, List<ConditionView> conditions,
             List<TargetView> targets, Integer targetsOmitted, List<EventView> events,
             io.poolbudget.api.v1alpha1.ObservedStatus observed) {}
@@ -51,7 +57,8 @@ public final class DashboardView {
 
     public record TargetView(String kind, String name, Long basisReplicas, Long replicasThatFit, Long peakPods,
             Long seenTerminatingPods,
-            Integer poolSize, Integer appliedPoolSize, Long connections, Long live, Long observed,
+            Integer poolSize, Integer appliedPoolSize, Long connections, Long live, boolean liveAnyNumber,
+            Long observed,
             String state, String message, String pendingSince, String raiseAt, String explanation, String resize) {}
 
     public record EventView(String type, String reason, String message, Integer count, String last) {}
@@ -73,9 +80,13 @@ public final class DashboardView {
                 .sorted(Comparator.comparing(DatabaseCards::key).thenComparing(p -> p.getMetadata().getNamespace())
                         .thenComparing(p -> p.getMetadata().getName()))
                 .toList();
+        // a sum with a term of any number is no number
+        boolean anyNumber = kept.stream().anyMatch(p -> p.getStatus() != null
+                && Boolean.TRUE.equals(p.getStatus().getLiveConnectionsUnbounded()));
         var totals = new Totals(kept.size(), (int) kept.stream().filter(p -> problem(p.getStatus())).count(),
                 sum(kept, st -> st.getBudget() == null ? null : st.getBudget().getConnections()),
-                sum(kept, PoolPolicyStatus::getAllocated), sum(kept, PoolPolicyStatus::getLiveConnections));
+                sum(kept, PoolPolicyStatus::getAllocated),
+                anyNumber ? null : sum(kept, PoolPolicyStatus::getLiveConnections), anyNumber);
         int pages = Math.max(1, (kept.size() + q.size() - 1) / q.size());
         int page = Math.min(q.page(), pages);
         List<PoolPolicy> shown = kept.subList(Math.min(kept.size(), (page - 1) * q.size()),
@@ -137,6 +148,7 @@ public final class DashboardView {
                 st.getBudget() == null ? null : st.getBudget().getConnections(),
                 st.getBudget() == null ? null : st.getBudget().getExplanation(), st.getAllocated(), st.getUnallocated(),
                 st.getUnallocatedReason(), st.getLiveConnections(),
+                Boolean.TRUE.equals(st.getLiveConnectionsUnbounded()),
                 p.getSpec() != null
                         && (Boolean.TRUE.equals(p.getSpec().getDryRun()) || p.getSpec().getInjection() == null),
                 problem(p.getStatus()), p.getMetadata().getGeneration(), st.getObservedGeneration(), conditions,
@@ -152,7 +164,7 @@ public final class DashboardView {
         return new TargetView(t.getKind(), t.getName(), t.getBasisReplicas(), t.getReplicasThatFit(), t.getPeakPods(),
                 t.getSeenTerminatingPods(),
                 t.getPoolSize(), t.getAppliedPoolSize(), t.getConnections(), t.getLiveConnections(),
-                t.getObservedConnections(), t.getState(),
+                Boolean.TRUE.equals(t.getLiveConnectionsUnbounded()), t.getObservedConnections(), t.getState(),
                 t.getMessage(), t.getPendingSince(), raiseAt, t.getExplanation(), resize(t));
     }
 

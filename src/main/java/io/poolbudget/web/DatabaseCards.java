@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 final class DatabaseCards {
     /** A policy drawing on a DatabaseBudget: its namespace's weight, its share and what it allocates and holds. */
     public record ShareView(String namespace, String policy, Integer weight, Long share, Long allocated, Long live,
-            String refused) {}
+            boolean liveAnyNumber, String refused) {}
 
     /** Pods sized from the budget whose policy is not admitted (deleted, refused, moved). */
     public record HeldView(String namespace, String policy, Integer pods, Long connections, String reason) {}
@@ -30,8 +30,8 @@ final class DatabaseCards {
      * PoolPolicy (a policy's own database: its figures are the policy's card).
      */
     public record DatabaseView(String key, String kind, String name, Long budget, String budgetExplanation,
-            Long allocated, Long live, Long heldOutside, List<ShareView> shares, List<HeldView> outside,
-            List<PolicyView> policies) {}
+            Long allocated, Long live, boolean liveAnyNumber, Long heldOutside, List<ShareView> shares,
+            List<HeldView> outside, List<PolicyView> policies) {}
 
     private DatabaseCards() {}
 
@@ -63,14 +63,15 @@ final class DatabaseCards {
 
     private static DatabaseView own(String key, PolicyView p) {
         return new DatabaseView(key, "PoolPolicy", p.database() != null ? p.database() : p.name(), p.budget(),
-                p.budgetExplanation(), p.allocated(), p.live(), null, List.of(), List.of(), List.of(p));
+                p.budgetExplanation(), p.allocated(), p.live(), p.liveAnyNumber(), null, List.of(), List.of(),
+                List.of(p));
     }
 
     private static DatabaseView shared(String key, String name, DatabaseBudget b, List<PolicyView> policies) {
         var st = b == null ? null : b.getStatus();
         if (st == null) { // not cached (shared budgets off here) or not reconciled yet: the policies alone
-            return new DatabaseView(key, "DatabaseBudget", name, null, null, null, null, null, List.of(), List.of(),
-                    policies);
+            return new DatabaseView(key, "DatabaseBudget", name, null, null, null, null, false, null, List.of(),
+                    List.of(), policies);
         }
         Map<String, Integer> weights = new LinkedHashMap<>();
         if (b.getSpec() != null && b.getSpec().getNamespaces() != null) {
@@ -79,12 +80,12 @@ final class DatabaseCards {
         Integer byDefault = b.getSpec() == null ? null : b.getSpec().getDefaultWeight();
         List<ShareView> shares = st.getPolicies().stream().map(s -> new ShareView(s.getNamespace(), s.getName(),
                 weights.getOrDefault(s.getNamespace(), byDefault), s.getShare(), s.getAllocated(), s.getLive(),
-                s.getRefused())).toList();
+                Boolean.TRUE.equals(s.getLiveUnbounded()), s.getRefused())).toList();
         List<HeldView> outside = st.getOutside().stream().map(h -> new HeldView(h.getNamespace(), h.getPolicy(),
                 h.getPods(), h.getConnections(), h.getReason())).toList();
         var budget = st.getBudget();
         return new DatabaseView(key, "DatabaseBudget", name, budget == null ? null : budget.getConnections(),
                 budget == null ? null : budget.getExplanation(), st.getAllocated(), st.getLiveConnections(),
-                st.getHeldOutside(), shares, outside, policies);
+                Boolean.TRUE.equals(st.getLiveConnectionsUnbounded()), st.getHeldOutside(), shares, outside, policies);
     }
 }

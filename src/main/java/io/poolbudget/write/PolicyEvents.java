@@ -90,18 +90,20 @@ public final class PolicyEvents {
         // pass, and an Event must not be repeated because of that.
         List<Condition> before = memory.lastReported(policy);
         before = before == null ? List.of() : before;
-        memory.of(policy).reported(status.getConditions());
+        var entry = memory.of(policy);
+        entry.reported(status.getConditions());
         problems(policy, before, status.getConditions());
         agents(policy, result);
-        boolean wasLiveOver = before.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
-                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
-        boolean isLiveOver = status.getConditions().stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
-                && Conditions.REASON_LIVE_OVER_BUDGET.equals(c.getReason()));
-        if (wasLiveOver && !isLiveOver && status.getBudget() != null) { // not when the policy stopped planning
-            // the count status shows, in the words status uses for it
-            normal(policy, LIVE_WITHIN_BUDGET, Holding.words(status.getLiveConnections(), result.atDefaultConnections(),
-                    0, " of " + status.getBudget().getConnections() + " connections now", null)
-                    + ": within the budget again");
+        // a moment reported stays open until its all-clear: through a spell Oversubscribed too, and after a restart
+        // as the status last written says
+        boolean open = entry.overReported()
+                || oversubscribed(before, Conditions.TRUE, Conditions.REASON_LIVE_OVER_BUDGET);
+        boolean isLiveOver = oversubscribed(status.getConditions(), Conditions.TRUE,
+                Conditions.REASON_LIVE_OVER_BUDGET);
+        String clear = open && !isLiveOver ? allClear(status, result.atDefaultConnections()) : null;
+        entry.overReported(isLiveOver || open && clear == null);
+        if (clear != null) {
+            normal(policy, LIVE_WITHIN_BUDGET, clear);
         }
     }
 
@@ -121,6 +123,30 @@ public final class PolicyEvents {
         var said = written.stream().map(TargetOutcome::transition).filter(Objects::nonNull).toList();
         return said.isEmpty() ? null : said.get(0) + (said.size() == 1 ? ""
                 : " (and " + (said.size() - 1) + " more written in this pass: see status.targets)");
+    }
+
+    /**
+     * The all-clear of a moment over the budget, or null: only when the status says the pods are within the budget
+     * (Oversubscribed=False, WithinBudget) and the count it states is within it. Not when the reason moved to
+     * Oversubscribed (the plan does not fit: the pods are not within the budget for that), nor when the policy stopped
+     * planning, nor when the pods may open any number (issue 53: "the pods hold 18 of 10 connections now: within the
+     * budget again" was sent as the reason moved). {@code atDefault}: of the count, what pods not sized yet may open.
+     */
+    static String allClear(PoolPolicyStatus status, long atDefault) {
+        Long live = status.getLiveConnections();
+        Long budget = status.getBudget() == null ? null : status.getBudget().getConnections();
+        if (!oversubscribed(status.getConditions(), Conditions.FALSE, Conditions.REASON_WITHIN_BUDGET)
+                || live == null || budget == null || live > budget) {
+            return null;
+        }
+        // the count status shows, in the words status uses for it
+        return Holding.words(live, atDefault, 0, false, " of " + budget + " connections now", null)
+                + ": within the budget again";
+    }
+
+    private static boolean oversubscribed(List<Condition> conditions, String status, String reason) {
+        return conditions != null && conditions.stream().anyMatch(c -> Conditions.OVERSUBSCRIBED.equals(c.getType())
+                && status.equals(c.getStatus()) && reason.equals(c.getReason()));
     }
 
     /** One Warning for each problem condition that appears or changes (by reason, for the counts that move). */

@@ -20,6 +20,8 @@ function el(tag, attrs, ...children) {
 }
 
 const n = (v) => (v === undefined || v === null ? "–" : Number(v).toLocaleString("en"));
+// what pods hold: "any number" where pods not sized yet have no pool limit (the operator sends no count then)
+const held = (v, any) => (any ? "any number" : n(v));
 const time = (iso) => (iso ? new Date(iso).toLocaleTimeString("en-GB") : "");
 
 function query() {
@@ -78,7 +80,7 @@ function draw(data) {
     el("span", {}, el("b", { id: "total-problems" }, n(t.withProblems)), " with problems"),
     el("span", {}, el("b", {}, n(t.budget)), " connections budgeted"),
     el("span", {}, el("b", {}, n(t.allocated)), " allocated"),
-    el("span", {}, el("b", {}, n(t.live)), " held by pods now"));
+    el("span", {}, el("b", {}, held(t.live, t.liveAnyNumber)), " held by pods now"));
   const main = $("policies");
   if (data.policies.length === 0) {
     main.replaceChildren(el("p", { class: "empty" }, t.policies === 0 && !query().includes("q=")
@@ -97,7 +99,7 @@ function database(d) {
     el("h2", {}, "database ", el("b", {}, d.name), el("span", { class: "badge db" }, "DatabaseBudget, shared by namespaces")),
     known ? el("p", { class: "budgetline", "data-field": "databaseline" },
       el("b", {}, n(d.allocated)), " of ", el("b", {}, n(d.budget)), " connections allocated to its policies · pods hold ",
-      el("b", {}, n(d.live)), " now · ", el("b", {}, n(d.heldOutside)), " held outside its admitted policies")
+      el("b", {}, held(d.live, d.liveAnyNumber)), " now · ", el("b", {}, n(d.heldOutside)), " held outside its admitted policies")
       : el("p", { class: "budgetline" }, "No status from the DatabaseBudget yet (not reconciled, or this installation does not share budgets)"),
     d.budgetExplanation ? el("div", { class: "explain" }, "budget: " + d.budgetExplanation) : null,
     d.shares.length ? el("table", {}, el("thead", {}, el("tr", {}, ...["Namespace", "Policy", "Weight", "Share", "Allocated",
@@ -106,7 +108,7 @@ function database(d) {
         el("td", {}, s.namespace), el("td", {}, s.policy),
         el("td", { class: "num", "data-field": "weight" }, n(s.weight)),
         el("td", { class: "num", "data-field": "share" }, n(s.share)),
-        el("td", { class: "num" }, n(s.allocated)), el("td", { class: "num" }, n(s.live)),
+        el("td", { class: "num" }, n(s.allocated)), el("td", { class: "num" }, held(s.live, s.liveAnyNumber)),
         el("td", { class: "note" }, s.refused || ""))))) : null,
     d.outside.length ? el("p", { class: "note", "data-field": "outside" }, "Held outside: " + d.outside.map((h) =>
       h.namespace + "/" + h.policy + " " + n(h.pods) + " pods, " + n(h.connections) + " connections (" + h.reason + ")").join("; ")) : null,
@@ -138,13 +140,14 @@ function budget(p) {
     el("p", { class: "budgetline", "data-field": "budgetline" },
       el("b", {}, n(p.allocated)), " of ", el("b", {}, n(p.budget)), " connections allocated · ",
       n(p.unallocated), " unallocated", p.unallocatedReason ? " (" + p.unallocatedReason + ")" : "",
-      " · pods hold ", el("b", {}, n(p.live)), " now",
+      " · pods ", p.liveAnyNumber ? "may open " : "hold ", el("b", {}, held(p.live, p.liveAnyNumber)), " now",
       p.observed ? el("span", { "data-field": "observed" }, " · PostgreSQL reports ", el("b", {}, n(p.observed.connections)),
         " client connections (max_connections " + n(p.observed.maxConnections) + ")") : null),
     el("div", { class: "bar", role: "img", "aria-label": "allocated " + p.allocated + " of budget " + p.budget },
       el("div", { class: "alloc", style: "width:" + pct(Math.min(p.allocated || 0, p.budget)) }),
       over ? el("div", { class: "over", style: "width:" + pct(p.allocated - p.budget) }) : null,
-      p.live !== null ? el("div", { class: "live", style: "left:calc(" + pct(Math.min(p.live, max)) + " - 2px)" }) : null),
+      p.liveAnyNumber || p.live !== null ? el("div", { class: "live", style: "left:calc(" // any number: the far end
+        + pct(p.liveAnyNumber ? max : Math.min(p.live, max)) + " - 2px)" }) : null),
     el("div", { class: "legend" }, el("span", {}, el("i", { class: "a" }), "allocated"),
       el("span", {}, el("i", { class: "f" }), "unallocated budget"), el("span", {}, el("i", { class: "l" }), "held now")));
 }
@@ -159,7 +162,7 @@ function targets(p) {
       + (t.replicasThatFit !== null && t.replicasThatFit !== undefined ? " (≤ " + n(t.replicasThatFit) + ")" : "")),
     el("td", { class: "num", "data-field": "peakPods" }, n(t.peakPods)),
     el("td", { class: "num", "data-field": "poolSize" }, n(t.poolSize) + " / " + n(t.appliedPoolSize)),
-    el("td", { class: "num", "data-field": "connections" }, n(t.connections) + " / " + n(t.live)
+    el("td", { class: "num", "data-field": "connections" }, n(t.connections) + " / " + held(t.live, t.liveAnyNumber)
       + (t.observed !== null && t.observed !== undefined ? " / " + n(t.observed) : "")),
     el("td", { class: "note" }, note(t))));
   const omitted = p.targetsOmitted ? el("p", { class: "note" }, p.targetsOmitted + " more targets are not listed in status") : null;

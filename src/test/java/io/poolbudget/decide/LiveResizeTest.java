@@ -121,14 +121,15 @@ class LiveResizeTest {
                 + "datasources: argument type mismatch", 0, 0);
         var d = decide(LIVE, liveWeb(4, 4), pods, Map.of("uid-web-1", new AgentReport(4, true, 4, 4, null, 0, 1),
                 "uid-web-2", broken, "uid-web-3", new AgentReport(null, false, 0, null, "no agent answers on port "
-                        + "9477", 0, null), "uid-web-0", new AgentReport(null, false, 0, null, "no agent answers on "
-                                + "port 9477", 0, null)));
+                        + "9477", 0, null),
+                "uid-web-0", new AgentReport(null, false, 0, null, "no agent answers on "
+                        + "port 9477", 0, null)));
         var target = d.result(List.of()).targets().get(0);
         assertThat(target.state()).isEqualTo(State.Applied);
         assertThat(target.resize().agents()).as("the problem first; web-3's app is not up yet, web-0 started "
                 + "before the agent went in").containsExactly(
-                "web-2: its agent cannot read the pools: cannot read Quarkus' datasources: argument type mismatch",
-                "web-1: 1 pool found");
+                        "web-2: its agent cannot read the pools: cannot read Quarkus' datasources: argument type mismatch",
+                        "web-1: 1 pool found");
         assertThat(target.resize().agentProblems()).singleElement().asString().startsWith("web-2: ");
 
         var quiet = decide(LIVE, liveWeb(4, 4), List.of(pods.get(0), old), Map.of("uid-web-0", new AgentReport(null,

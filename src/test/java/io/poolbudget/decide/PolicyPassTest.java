@@ -67,6 +67,22 @@ public class PolicyPassTest {
         return d;
     }
 
+    /** A settled Deployment {@code name} whose template carries gitea's variable at {@code size}, or none (null). */
+    public static Deployment gitea(String name, Integer size) {
+        var d = web(null);
+        d.getMetadata().setName(name);
+        d.getSpec().getSelector().setMatchLabels(Map.of("app", name));
+        if (size != null) { // as the operator wrote it: the variable, its size annotation and the marker
+            d.getSpec().getTemplate().getSpec().getContainers().get(0).setEnv(
+                    List.of(new io.fabric8.kubernetes.api.model.EnvVar("GITEA__database__MAX_OPEN_CONNS",
+                            size.toString(), null)));
+            d.getSpec().getTemplate().getMetadata()
+                    .setAnnotations(Map.of("pool-size.poolbudget.io/db", size.toString()));
+            d.getSpec().getTemplate().getMetadata().setLabels(Map.of("poolbudget.io/sized", "true"));
+        }
+        return d;
+    }
+
     public static ClusterView view(Deployment... deployments) {
         return new ClusterView(List.of(deployments), List.of(), List.of(), List.of(), List.of());
     }

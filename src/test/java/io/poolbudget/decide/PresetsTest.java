@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import static io.poolbudget.decide.PolicyPassTest.gitea;
 import static io.poolbudget.decide.PolicyPassTest.policy;
 import static io.poolbudget.decide.PolicyPassTest.view;
 import static io.poolbudget.decide.PolicyPassTest.web;
@@ -131,21 +132,6 @@ class PresetsTest {
                 .hasMessageContaining("EnvFrom");
     }
 
-    /** A settled Deployment {@code name} whose template carries gitea's variable at {@code size}, or none (null). */
-    private static Deployment gitea(String name, Integer size) {
-        var d = web(null);
-        d.getMetadata().setName(name);
-        d.getSpec().getSelector().setMatchLabels(Map.of("app", name));
-        if (size != null) { // as the operator wrote it: the variable, its size annotation and the marker
-            d.getSpec().getTemplate().getSpec().getContainers().get(0).setEnv(
-                    List.of(new EnvVar("GITEA__database__MAX_OPEN_CONNS", size.toString(), null)));
-            d.getSpec().getTemplate().getMetadata()
-                    .setAnnotations(Map.of("pool-size.poolbudget.io/db", size.toString()));
-            d.getSpec().getTemplate().getMetadata().setLabels(Map.of("poolbudget.io/sized", "true"));
-        }
-        return d;
-    }
-
     @Test
     void aRaiseWaitsWhileAnotherTargetsPodsHaveNoLimitAndGoesOnOnceItIsSized() {
         // web was held for the window already: only what other targets hold can keep it waiting
@@ -173,7 +159,7 @@ class PresetsTest {
 
     @Test
     void podsWithoutALimitAreNeverCountedAsADefault() {
-        assertThat(Holding.words(2L * Limits.POOL_SIZE, 2L * Limits.POOL_SIZE, 0, " of 16 connections now", null))
+        assertThat(Holding.words(2L * Limits.POOL_SIZE, 2L * Limits.POOL_SIZE, 0, true, " of 16 connections now", null))
                 .startsWith("the pods may open any number of connections")
                 .contains("every raise waits until they are sized").doesNotContain("2000000");
     }

@@ -113,7 +113,8 @@ class ProblemReasonsTest {
                         "in progress: Deployment/web"),
                 Arguments.of("LiveOverBudget", policy("db", SPEC), view(sized(4, true), pod("web-0", 4, false, false),
                         pod("web-1", 4, false, false), pod("web-2", 4, false, false), pod("web-3", 4, false, false),
-                        pod("web-4", 4, false, false)), List.of(), "Deployment/web holds 20 of its 16"));
+                        pod("web-4", 4, false, false)), List.of(),
+                        "Deployment/web runs 5 pods of its 4 peak pods and holds 20 of its 16 connections"));
     }
 
     @ParameterizedTest(name = "{0}: {4}")

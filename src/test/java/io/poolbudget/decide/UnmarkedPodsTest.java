@@ -184,6 +184,49 @@ class UnmarkedPodsTest {
         assertThat(quiet.getLiveConnections()).isEqualTo(24);
     }
 
+    /**
+     * Issue 53, found 7: Miniflux's adoption Warning blamed "more pods ... than the plan's peak pods allow" while its 3
+     * pods were within the 4 planned; the count was over the budget by one old pod counted at the app's default. The
+     * message names the cause that holds, and blames the pod count only where the pods counted exceed the peak pods.
+     */
+    @Test
+    void anOldPodCountedAtTheAppsDefaultIsNamedAsTheCauseAndThePodCountIsNotBlamed() {
+        // budget 20: 3 replicas + 1 surge + 1 terminating = 5 peak pods -> 4 per pod; every replica new and rolled out,
+        // one old pod (HikariCP's 10, unmarked) still stopping: 3 x 4 + 10 = 22 of 20, 4 pods of the 5 planned
+        var p = policy("db", "database: {budget: 20}\ninjection: {preset: hikari-env}\ntargets: [{name: web}]\n");
+        Pod[] pods = {sized("web-new-1"), sized("web-new-2"), sized("web-new-3")};
+        live(NOW, web(4, 3, 0), pods); // the old pod, running
+        var view = new ClusterView(List.of(web(3, 3, 1)), List.of(), List.of(), List.of(pods), List.of(), memory,
+                NOW);
+        var result = Passes.run(p, view, List.of(p), new PolicyPassTest.RecordingWriter(), NOW, Duration.ZERO);
+        var status = new StatusAggregator(Clock.fixed(NOW, ZoneOffset.UTC)).status(p, result, List.of());
+        assertThat(condition(status, "RolloutInProgress")).startsWith("False/");
+        assertThat(condition(status, "Oversubscribed")).startsWith("True/LiveOverBudget: the pods may open 22 of 20")
+                .contains("1 pod the operator has not sized yet (Deployment/web) may open the app's default pool (10 "
+                        + "connections): it "
+                        + "counts so until a pod the operator sized replaces it; the 4 pods are within the plan's 5 "
+                        + "peak pods")
+                .doesNotContain("peak pods allow");
+    }
+
+    @Test
+    void morePodsThanThePeakPodsAreBlamedWhereThereAreMore() {
+        // the same plan; 6 pods sized at 4 where the Deployment counts 3 (3 started outside a rollout): 6 pods of the
+        // 5 planned, 24 of 20
+        var p = policy("db", "database: {budget: 20}\ninjection: {preset: hikari-env}\ntargets: [{name: web}]\n");
+        List<Pod> pods = new ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            pods.add(sized("web-new-" + i));
+        }
+        var view = new ClusterView(List.of(web(3, 3, null)), List.of(), List.of(), pods, List.of(), memory, NOW);
+        var result = Passes.run(p, view, List.of(p), new PolicyPassTest.RecordingWriter(), NOW, Duration.ZERO);
+        var status = new StatusAggregator(Clock.fixed(NOW, ZoneOffset.UTC)).status(p, result, List.of());
+        assertThat(condition(status, "Oversubscribed")).startsWith("True/LiveOverBudget: the pods hold 24 of 20")
+                .contains("more pods hold pools at once than the plan's peak pods allow for")
+                .contains("Deployment/web runs 6 pods of its 5 peak pods and holds 24 of its 20 connections")
+                .doesNotContain("not sized");
+    }
+
     private static io.fabric8.kubernetes.api.model.Condition liveOver() {
         return new ConditionBuilder().withType(Conditions.OVERSUBSCRIBED).withStatus("True")
                 .withReason(Conditions.REASON_LIVE_OVER_BUDGET).withMessage("x").build();

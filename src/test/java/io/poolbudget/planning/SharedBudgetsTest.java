@@ -94,6 +94,11 @@ class SharedBudgetsTest {
                 "PoolPolicy a/orders (DatabaseBudget pg) holds 14 connections, more than its share 12");
         a.getStatus().setLiveConnections(12L);
         assertThat(shared.blockers(b)).isEmpty();
+        // issue 53: pods not sized yet without a pool limit: no count in status, and more than any share
+        a.getStatus().setLiveConnections(null);
+        a.getStatus().setLiveConnectionsUnbounded(true);
+        assertThat(shared.blockers(b)).containsExactly("PoolPolicy a/orders (DatabaseBudget pg) has pods not sized "
+                + "yet that may open any number of connections (no pool limit), more than its share 12");
     }
 
     private static SharedBudgets.Holding pod(String namespace, String policy, String budget, long connections,

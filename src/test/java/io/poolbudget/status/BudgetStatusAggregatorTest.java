@@ -72,6 +72,19 @@ class BudgetStatusAggregatorTest {
                 .containsExactly("Ready True Shared: 2 policies draw on 20 connections");
     }
 
+    /** Issue 53: a sum with a term that is any number is none. */
+    @Test
+    void aPolicyWhosePodsMayOpenAnyNumberMakesTheSumAnyNumber() {
+        var a = policy("a", 10L, 10L);
+        var b = policy("b", 10L, null);
+        b.getStatus().setLiveConnectionsUnbounded(true);
+        var status = BudgetStatusAggregator.status(shared(List.of(a, b), List.of()), BUDGET, null, CLOCK);
+        assertThat(status.getLiveConnections()).isNull();
+        assertThat(status.getLiveConnectionsUnbounded()).isTrue();
+        assertThat(status.getPolicies()).extracting(r -> r.getNamespace() + " " + r.getLive() + " "
+                + r.getLiveUnbounded()).containsExactly("a 10 null", "b null true");
+    }
+
     @Test
     void podsOutsideTheAdmittedPoliciesAreListedAndSaidInTheCondition() {
         var a = policy("a", 10L, 10L);

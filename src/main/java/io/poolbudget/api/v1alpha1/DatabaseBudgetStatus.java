@@ -25,6 +25,10 @@ public class DatabaseBudgetStatus {
     @JsonPropertyDescription("Connections the policies' pods hold now together, as each policy last reported.")
     private Long liveConnections;
 
+    @JsonPropertyDescription("True while a policy's pods may open any number of connections (its "
+            + "status.liveConnectionsUnbounded): then liveConnections, their sum, is left out. Absent otherwise.")
+    private Boolean liveConnectionsUnbounded;
+
     @JsonPropertyDescription("Each referencing policy: its share, what its plan allocates, what its pods hold now, "
             + "or why it was refused.")
     private List<PolicyShare> policies = new ArrayList<>();
@@ -66,6 +70,10 @@ public class DatabaseBudgetStatus {
     public void setAllocated(Long allocated) { this.allocated = allocated; }
     public Long getLiveConnections() { return liveConnections; }
     public void setLiveConnections(Long liveConnections) { this.liveConnections = liveConnections; }
+    public Boolean getLiveConnectionsUnbounded() { return liveConnectionsUnbounded; }
+    public void setLiveConnectionsUnbounded(Boolean liveConnectionsUnbounded) {
+        this.liveConnectionsUnbounded = liveConnectionsUnbounded;
+    }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class PolicyShare {
@@ -77,6 +85,9 @@ public class DatabaseBudgetStatus {
         private Long allocated;
         @JsonPropertyDescription("Connections its pods hold now (its status.liveConnections).")
         private Long live;
+        @JsonPropertyDescription("True while its pods may open any number of connections (its "
+                + "status.liveConnectionsUnbounded); live is then left out.")
+        private Boolean liveUnbounded;
         @JsonPropertyDescription("Why it draws nothing: its namespace is not selected.")
         private String refused;
 
@@ -90,6 +101,8 @@ public class DatabaseBudgetStatus {
         public void setAllocated(Long allocated) { this.allocated = allocated; }
         public Long getLive() { return live; }
         public void setLive(Long live) { this.live = live; }
+        public Boolean getLiveUnbounded() { return liveUnbounded; }
+        public void setLiveUnbounded(Boolean liveUnbounded) { this.liveUnbounded = liveUnbounded; }
         public String getRefused() { return refused; }
         public void setRefused(String refused) { this.refused = refused; }
     }

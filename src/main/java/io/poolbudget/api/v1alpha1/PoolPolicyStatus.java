@@ -26,11 +26,18 @@ public class PoolPolicyStatus {
     private String unallocatedReason;
 
     @JsonPropertyDescription("Connections the targets' pods hold now, from the pods' own specs: terminating pods "
-            + "included, a pod without the variable at the app's default (what it may open). Above the budget while "
+            + "included, a pod without the variable at the app's default (what it may open; left out where that is no "
+            + "limit, see liveConnectionsUnbounded). Above the budget while "
             + "pods that existed before a change still hold larger pools (see the Oversubscribed condition, reason "
             + "LiveOverBudget); while that is reported, pods the operator did not size that left their workload are "
             + "counted until their grace period is over where the API server does not count terminating pods.")
     private Long liveConnections;
+
+    @JsonPropertyDescription("True while pods the operator has not sized yet run an app that has no pool limit without "
+            + "its variable (a preset's \"no limit\"): they may open any number of connections, so liveConnections is "
+            + "left out (a sum with such a pod in it is no number) and the Oversubscribed condition says so. Absent "
+            + "otherwise.")
+    private Boolean liveConnectionsUnbounded;
 
     @JsonPropertyDescription("What the database reported at its last read (only with spec.database.observe).")
     private ObservedStatus observed;
@@ -67,6 +74,10 @@ public class PoolPolicyStatus {
     public void setUnallocatedReason(String unallocatedReason) { this.unallocatedReason = unallocatedReason; }
     public Long getLiveConnections() { return liveConnections; }
     public void setLiveConnections(Long liveConnections) { this.liveConnections = liveConnections; }
+    public Boolean getLiveConnectionsUnbounded() { return liveConnectionsUnbounded; }
+    public void setLiveConnectionsUnbounded(Boolean liveConnectionsUnbounded) {
+        this.liveConnectionsUnbounded = liveConnectionsUnbounded;
+    }
     public Map<String, Integer> getTargetStates() { return targetStates; }
     public void setTargetStates(Map<String, Integer> targetStates) { this.targetStates = targetStates; }
     public Integer getTargetsOmitted() { return targetsOmitted; }

@@ -53,6 +53,12 @@ public class TargetStatus {
             + "included; a pod without the variable at the app's default pool size).")
     private Long liveConnections;
 
+    @JsonPropertyDescription("True while this workload's pods the operator has not sized yet run an app that has no pool limit without "
+            + "its variable (a preset's \"no limit\"): they may open any number of connections, so liveConnections is "
+            + "left out (a sum with such a pod in it is no number). Absent "
+            + "otherwise.")
+    private Boolean liveConnectionsUnbounded;
+
     @JsonPropertyDescription("Applied, Rolling, Stalled (the rollout of the written size is not progressing: its new pods "
             + "crash-loop or cannot start, or ProgressDeadlineExceeded; it stays Stalled while a raise of it waits), Paused (a paused Deployment keeps its old pods), Pending (a raise waits for "
             + "shrinking targets or the stabilisation window), DryRun, Conflict, NotFound or Invalid.")
@@ -127,6 +133,10 @@ public class TargetStatus {
     public void setConnections(Long connections) { this.connections = connections; }
     public Long getLiveConnections() { return liveConnections; }
     public void setLiveConnections(Long liveConnections) { this.liveConnections = liveConnections; }
+    public Boolean getLiveConnectionsUnbounded() { return liveConnectionsUnbounded; }
+    public void setLiveConnectionsUnbounded(Boolean liveConnectionsUnbounded) {
+        this.liveConnectionsUnbounded = liveConnectionsUnbounded;
+    }
     public String getState() { return state; }
     public void setState(String state) { this.state = state; }
     public String getMessage() { return message; }
