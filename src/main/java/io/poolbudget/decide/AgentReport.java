@@ -17,6 +17,15 @@ public record AgentReport(Integer published, boolean confirmed, int holds, Integ
         this(published, confirmed, holds, lastConfirmed, problem, since, null);
     }
 
+    /** A read that timed out or failed on the way: the agent may answer next time (a pause of the pod's JVM). */
+    public static final String SLOW = "its agent did not answer within 1.5 s";
+    public static final String UNREADABLE = "its agent could not be read";
+
+    /** A problem that is the agent's own, not a read that may succeed next time. */
+    public boolean lastingProblem() {
+        return problem != null && !problem.startsWith(SLOW) && !problem.startsWith(UNREADABLE);
+    }
+
     /** The agent as status shows it: why it cannot size its pods' pools, else how many pools it found. */
     public String describe() {
         return problem != null ? problem : pools == null ? "answers" : pools + (pools == 1 ? " pool" : " pools")

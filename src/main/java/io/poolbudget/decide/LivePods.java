@@ -15,6 +15,8 @@ import java.util.Objects;
 record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agentsRead) {
     /** How many pods' agents status lists. */
     static final int AGENTS_SHOWN = 5;
+    /** How long a pod is Ready before its agent's report is said (see {@link #readyFor}). */
+    static final long SETTLE_MS = 10_000;
 
     /** One running, Ready pod's agent as last read: the pools it found, or why it cannot size them. */
     record Agent(String pod, AgentReport report) {
@@ -27,7 +29,7 @@ record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agen
     record Pending(String pod, String reason, long since, boolean terminating) {}
 
     static LivePods of(ClusterView view, Workload w, Owner owner, InjectionSpec spec, List<String> containers,
-            int size) {
+            int size, long nowMs) {
         String current = Injection.revision(owner, spec, view.template(w), containers);
         List<Pending> pending = new ArrayList<>();
         List<Agent> agents = new ArrayList<>();
@@ -37,7 +39,7 @@ record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agen
             Integer published = LiveResize.published(p.getMetadata(), owner);
             AgentReport r = view.report(p);
             // only pods that load the agent: older ones, started before it went in, are being replaced
-            if (r != null && ready(p) && p.getMetadata().getDeletionTimestamp() == null
+            if (r != null && readyFor(p, nowMs) && p.getMetadata().getDeletionTimestamp() == null
                     && LiveResize.agentIn(p.getSpec(), containers, owner)) {
                 agents.add(new Agent(p.getMetadata().getName(), r));
             }
@@ -80,15 +82,28 @@ record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agen
         return shown;
     }
 
-    /** The agents that cannot size their pods' pools, one line each. */
+    /** The agents that cannot size their pods' pools, one line each (not a read that may succeed next time). */
     List<String> agentProblems() {
-        return agentsRead.stream().filter(a -> a.report().problem() != null).map(Agent::line).toList();
+        return agentsRead.stream().filter(a -> a.report().lastingProblem()).map(Agent::line).toList();
     }
 
-    /** Ready: the pod's app has started, so its agent has looked for its pools (a JVM still starting has not). */
-    private static boolean ready(Pod p) {
+    /**
+     * Ready for {@link #SETTLE_MS} at least: the pod's app has started and its agent has looked for its pools since (a
+     * JVM still starting has none, an app may build its pool on its first request, and the agent looks twice a second).
+     */
+    private static boolean readyFor(Pod p, long nowMs) {
         return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions()
-                .stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+                .stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())
+                        && (c.getLastTransitionTime() == null
+                                || readySince(c.getLastTransitionTime()) + SETTLE_MS <= nowMs));
+    }
+
+    private static long readySince(String time) {
+        try {
+            return java.time.Instant.parse(time).toEpochMilli();
+        } catch (java.time.format.DateTimeParseException e) {
+            return 0; // a time the API server would not write: as if long ago
+        }
     }
 
     /** The running pods that have not confirmed the size within {@code deadlineMs} of being asked to. */

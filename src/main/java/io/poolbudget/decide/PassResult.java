@@ -41,6 +41,17 @@ public record PassResult(PolicyPlan plan, InvalidPolicyException invalid, List<T
                 && (t.held().anyNumber() || departing && t.held().departingAnyNumber()));
     }
 
+    /**
+     * Of {@link #atDefaultConnections}, what pods not yet sized may open beyond what the plan gives them (their count ×
+     * the target's pool size × pools per pod): the part of the count that is theirs alone, not a routine rollout's.
+     */
+    public long unsizedExcess() {
+        return targets.stream().filter(t -> t.held() != null && t.allocation() != null).mapToLong(t -> Math.max(0,
+                t.held().atDefault() - (long) t.held().atDefaultPods() * t.allocation().poolSize()
+                        * t.allocation().poolsPerPod()))
+                .sum();
+    }
+
     private long sum(ToLongFunction<TargetOutcome.Held> part) {
         return targets.stream().filter(t -> t.held() != null).mapToLong(t -> part.applyAsLong(t.held())).sum();
     }

@@ -127,7 +127,8 @@ public final class PolicyPass {
         /** A paused Deployment keeps the pods it has: say what they hold and how to go on. */
         TargetOutcome pausedOutcome(Integer applied, String what, boolean wrote) {
             return outcome(applied, State.Paused, "paused (kubectl rollout pause) " + what + ": its pods hold "
-                    + live.connections() + " connections, the plan gives it " + allocation.connections()
+                    + (live.anyNumber() ? "any number of" : Long.toString(live.connections()))
+                    + " connections, the plan gives it " + allocation.connections()
                     + "; resume it with kubectl rollout resume deployment/" + workload.name(), null, wrote);
         }
     }
@@ -235,7 +236,7 @@ public final class PolicyPass {
             LiveTarget resize = !live ? null
                     : new LiveTarget(agentIn, LiveResize.cannotAdd(view.template(w).getSpec(), containers, owner),
                             templateSize, agentIn && applied != null
-                                    ? LivePods.of(view, w, owner, injection, containers, applied)
+                                    ? LivePods.of(view, w, owner, injection, containers, applied, nowMs)
                                     : null);
             sized.add(sized(target.index(), w, a, containers, held, applied, resize));
         }
@@ -420,8 +421,11 @@ public final class PolicyPass {
             String fix = applied == null || running <= applied ? "" : ". If the app cannot start with a pool of "
                     + applied + (applied == 1 ? " (one that takes a second connection while it holds one cannot), set "
                             + field + ": 2"
-                            : ", set " + field + " to the smallest pool it starts with (its running pods hold "
-                                    + running + ")")
+                            : ", set " + field + " to the smallest pool it starts with ("
+                                    + (io.poolbudget.sizing.Limits.noPoolLimit(running)
+                                            ? "its running pods have no pool limit"
+                                            : "its running pods hold " + running)
+                                    + ")")
                     + " or give the database more budget";
             return "pool size " + applied + " has not taken effect: " + s.stalled() + "; its old pods keep their pools"
                     + fix;

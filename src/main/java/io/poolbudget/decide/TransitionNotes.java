@@ -73,6 +73,9 @@ public final class TransitionNotes {
         Map<String, Long> holds = new HashMap<>();
         for (Slot s : slots) {
             TargetOutcome o = s.write() == null ? s.outcome() : s.write().written();
+            if (o.held() != null && o.held().anyNumber()) {
+                return; // its pods may open any number: no figure to give for the policy's transition
+            }
             if (o.workload() != null && o.live() != null) {
                 holds.put(o.workload().id(), o.live());
             }
@@ -120,6 +123,9 @@ public final class TransitionNotes {
             }
             Integer running = Injection.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
             int size = Objects.requireNonNullElse(running, Injection.appDefault(spec));
+            if (io.poolbudget.sizing.Limits.noPoolLimit(size)) {
+                return Map.of(); // its pods may open any number: no figure to give for the policy's transition
+            }
             holds.put(w.id(), (long) w.replicas() * size * a.poolsPerPod());
             boolean agentIn = ResizeMode.of(spec) == ResizeMode.Live
                     && LiveResize.agentIn(template.getSpec(), containers, owner);

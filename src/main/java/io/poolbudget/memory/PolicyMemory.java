@@ -25,9 +25,20 @@ public final class PolicyMemory {
     public static final class Entry {
         private volatile List<Condition> reported;
         private volatile Instant overSince;
-        private volatile java.util.Set<String> agentProblems = java.util.Set.of();
+        private volatile java.util.Set<String> agentProblems;
+        private volatile String transitionWarned;
 
-        /** Keeps the live-resize agents' problems now reported, and returns those reported before. */
+        /** Keeps the rollout warning now sent; returns whether it is the one sent last (not to be sent again). */
+        public boolean transitionWarned(String message) {
+            boolean same = message.equals(transitionWarned);
+            transitionWarned = message;
+            return same;
+        }
+
+        /**
+         * Keeps the live-resize agents' problems now reported, and returns those reported before (null: none yet in this
+         * process).
+         */
         public java.util.Set<String> agentProblems(java.util.Set<String> now) {
             var before = agentProblems;
             agentProblems = java.util.Set.copyOf(now);

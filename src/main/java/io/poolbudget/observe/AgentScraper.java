@@ -153,8 +153,8 @@ public final class AgentScraper implements AutoCloseable {
         if (error != null) {
             Throwable cause = error.getCause() != null ? error.getCause() : error;
             problem = cause instanceof ConnectException ? "no agent answers on port " + LiveResize.AGENT_PORT
-                    : cause instanceof HttpTimeoutException ? "its agent did not answer within 1.5 s"
-                            : "its agent could not be read (" + cause.getClass().getSimpleName() + ")";
+                    : cause instanceof HttpTimeoutException ? AgentReport.SLOW
+                            : AgentReport.UNREADABLE + " (" + cause.getClass().getSimpleName() + ")";
         } else {
             try {
                 JsonNode body = JSON.readTree(response);

@@ -105,9 +105,12 @@ public final class StatusAggregator {
         boolean declaredOver = !facts.oversubscribed && (facts.anyNumber || facts.live > facts.budget);
         Instant since = !declaredOver ? null : overSince != null ? overSince : clock.instant();
         // once reported it lasts while the pods declare more; a new moment is reported once it outlasts the grace.
-        // The grace is for a routine rollout's sized pods that start or stop; pods the operator has not sized yet are
-        // no such artefact: what they may open is over the budget from the first pass (an adoption), and Ready says so
-        boolean liveOver = declaredOver && (wasLiveOver || facts.atDefault > 0
+        // The grace is for a routine rollout's sized pods that start or stop; pods the operator has not sized yet that
+        // may open more than their plan gives them are no such artefact: where that excess is what puts the count over
+        // the budget (an adoption), it is reported from the first pass, and Ready says so
+        long excess = result.unsizedExcess();
+        boolean unsizedOver = facts.anyNumber || excess > 0 && facts.live - excess <= facts.budget;
+        boolean liveOver = declaredOver && (wasLiveOver || unsizedOver
                 || !since.plus(liveGrace).isAfter(clock.instant()));
         List<Condition> conditions = new ArrayList<>();
         conditions.add(ready(policy, facts, liveOver, previous, generation));

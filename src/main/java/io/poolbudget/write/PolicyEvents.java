@@ -113,7 +113,8 @@ public final class PolicyEvents {
      */
     private void transitions(PoolPolicy policy, List<TargetOutcome> written) {
         String message = transitionWarning(written);
-        if (message != null) {
+        // the same lower size written again (the agent added, a budget recorded) is the same warning: once
+        if (message != null && !memory.of(policy).transitionWarned(message)) {
             emit(policy, "Warning", ROLLOUT_MAY_EXCEED_BUDGET, message);
         }
     }
@@ -180,10 +181,25 @@ public final class PolicyEvents {
                 t.resize().agentProblems().forEach(p -> now.add(t.kind() + "/" + t.name() + ": pod " + p));
             }
         }
-        Set<String> before = memory.of(policy).agentProblems(now);
+        Set<String> reported = memory.of(policy).agentProblems(now);
+        // a restarted process starts from what the status it wrote last shows, so a standing problem is not said again
+        Set<String> before = reported != null ? reported : shownInStatus(policy);
         now.stream().filter(p -> !before.contains(p)).sorted().limit(WRITES_ONE_BY_ONE)
                 .forEach(p -> emit(policy, "Warning", AGENT_PROBLEM, p + "; new sizes reach that pod only by a "
                         + "rollout (after spec.injection.liveDeadlineSeconds) until its agent can size its pools"));
+    }
+
+    /** The agents' lines the policy's status shows, as {@link #agents} names them. */
+    private static Set<String> shownInStatus(PoolPolicy policy) {
+        Set<String> shown = new HashSet<>();
+        if (policy.getStatus() != null && policy.getStatus().getTargets() != null) {
+            for (var t : policy.getStatus().getTargets()) {
+                if (t.getAgents() != null) {
+                    t.getAgents().forEach(a -> shown.add(t.getKind() + "/" + t.getName() + ": pod " + a));
+                }
+            }
+        }
+        return shown;
     }
 
     /** A failed pass: one Warning when its message first appears (not on every retry). */

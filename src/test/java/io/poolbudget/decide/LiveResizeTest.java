@@ -116,18 +116,21 @@ class LiveResizeTest {
         // both pods started at 4 and nothing else was published: applied, and still each agent is shown
         var old = ready(pod("web-0", 4, 4)); // started before the agent went in: no agent to report on
         var pods = List.of(ready(withAgent(pod("web-1", 4, 4))), ready(withAgent(pod("web-2", 4, 4))),
-                withAgent(pod("web-3", 4, 4)), old);
+                withAgent(pod("web-3", 4, 4)), old, readySince(withAgent(pod("web-4", 4, 4)), NOW.minusSeconds(2)));
         var broken = new AgentReport(null, false, 0, null, "its agent cannot read the pools: cannot read Quarkus' "
                 + "datasources: argument type mismatch", 0, 0);
         var d = decide(LIVE, liveWeb(4, 4), pods, Map.of("uid-web-1", new AgentReport(4, true, 4, 4, null, 0, 1),
                 "uid-web-2", broken, "uid-web-3", new AgentReport(null, false, 0, null, "no agent answers on port "
                         + "9477", 0, null),
                 "uid-web-0", new AgentReport(null, false, 0, null, "no agent answers on "
-                        + "port 9477", 0, null)));
+                        + "port 9477", 0, null),
+                "uid-web-4", new AgentReport(4, true, 0, 4, "its agent found no pool "
+                        + "it resizes", 0, 0)));
         var target = d.result(List.of()).targets().get(0);
         assertThat(target.state()).isEqualTo(State.Applied);
         assertThat(target.resize().agents()).as("the problem first; web-3's app is not up yet, web-0 started "
-                + "before the agent went in").containsExactly(
+                + "before the agent went in, web-4 is Ready for 2 s only (its app may build its pool on first use)")
+                .containsExactly(
                         "web-2: its agent cannot read the pools: cannot read Quarkus' datasources: argument type mismatch",
                         "web-1: 1 pool found");
         assertThat(target.resize().agentProblems()).singleElement().asString().startsWith("web-2: ");
@@ -143,6 +146,12 @@ class LiveResizeTest {
         var c = p.getSpec().getContainers().get(0);
         c.setEnv(new ArrayList<>(c.getEnv()));
         c.getEnv().add(new EnvVar("JAVA_TOOL_OPTIONS", AGENT, null));
+        return p;
+    }
+
+    private static Pod readySince(Pod p, Instant since) {
+        p.getStatus().setConditions(List.of(new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+                .withType("Ready").withStatus("True").withLastTransitionTime(since.toString()).build()));
         return p;
     }
 

@@ -62,10 +62,13 @@ class RealAppTruthsE2E extends OperatorTestBase {
             assertThat(templateEnv("c", "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE")).isEqualTo("2");
 
             PoolPolicy reported = awaitPolicy("live-on", p -> target(p, "c").getAgents() != null
-                    && target(p, "c").getAgents().size() == 2 && "Live".equals(target(p, "c").getResize()), 240);
+                    && target(p, "c").getAgents().size() == 2 && "Live".equals(target(p, "c").getResize())
+                    && target(p, "c").getAgents().stream().allMatch(a -> a.endsWith(": 1 pool found")), 240);
             System.out.printf("RealAppTruthsE2E: agent in the template %.1f s after Live was turned on; agents %s; "
                     + "at PostgreSQL at most %d of 8%n", seconds, target(reported, "c").getAgents(), sampler.peak());
-            assertThat(target(reported, "c").getAgents()).allSatisfy(a -> assertThat(a).endsWith(": 1 pool found"));
+            assertThat(client.v1().events().inNamespace(ns).list().getItems())
+                    .as("no agent was said to have a problem: every one found its pool once its app was up")
+                    .noneSatisfy(e -> assertThat(e.getReason()).isEqualTo("LiveAgentProblem"));
             assertThat(target(reported, "c").getPendingSince()).as("the raise still waits for its window")
                     .isEqualTo(target(pending, "c").getPendingSince());
             sampler.assertWithin("Live turned on while a raise waits: the agent adds no connection", 8);

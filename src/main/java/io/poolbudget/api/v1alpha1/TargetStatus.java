@@ -98,7 +98,7 @@ public class TargetStatus {
 
     @JsonPropertyDescription("Resize Live: each running pod's agent as last read, from the moment its app is up, whether or "
             + "not a size change is in flight: why it cannot size the pod's pools (no pool found, a pool it cannot "
-            + "resize), else how many pools it found. Those with a problem first; at most 5 pods.")
+            + "resize), else how many pools it found. Those with a problem first: the first 5 pods, and how many more.")
     private java.util.List<String> agents;
 
     public java.util.List<String> getAgents() { return agents; }
