@@ -12,10 +12,10 @@ import java.util.Objects;
  * since when. A pod holds it when its agent confirms it (the size published to it, every pool at it and holding no
  * more), or when it started with it from the current template and nothing else was published to it since.
  */
-record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agentsRead) {
+record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agentsRead, long nextSettle) {
     /** How many pods' agents status lists. */
     static final int AGENTS_SHOWN = 5;
-    /** How long a pod is Ready before its agent's report is said (see {@link #readyFor}). */
+    /** How long a pod is Ready before its agent's report is said (see {@link #settles}). */
     static final long SETTLE_MS = 10_000;
 
     /** One running, Ready pod's agent as last read: the pools it found, or why it cannot size them. */
@@ -33,15 +33,20 @@ record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agen
         String current = Injection.revision(owner, spec, view.template(w), containers);
         List<Pending> pending = new ArrayList<>();
         List<Agent> agents = new ArrayList<>();
+        long nextSettle = 0;
         int confirmed = 0;
         List<Pod> pods = view.podsOf(w);
         for (Pod p : pods) {
             Integer published = LiveResize.published(p.getMetadata(), owner);
             AgentReport r = view.report(p);
             // only pods that load the agent: older ones, started before it went in, are being replaced
-            if (r != null && readyFor(p, nowMs) && p.getMetadata().getDeletionTimestamp() == null
-                    && LiveResize.agentIn(p.getSpec(), containers, owner)) {
-                agents.add(new Agent(p.getMetadata().getName(), r));
+            if (p.getMetadata().getDeletionTimestamp() == null && LiveResize.agentIn(p.getSpec(), containers, owner)) {
+                long settles = settles(p);
+                if (r != null && settles >= 0 && settles <= nowMs) {
+                    agents.add(new Agent(p.getMetadata().getName(), r));
+                } else if (settles > nowMs) {
+                    nextSettle = nextSettle == 0 ? settles : Math.min(nextSettle, settles);
+                }
             }
             boolean confirmedAt = r != null && r.confirmed() && Objects.equals(r.published(), size)
                     && Objects.equals(published, size);
@@ -59,7 +64,7 @@ record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agen
                         r == null ? 0 : r.since(), p.getMetadata().getDeletionTimestamp() != null));
             }
         }
-        return new LivePods(pods.size(), confirmed, List.copyOf(pending), List.copyOf(agents));
+        return new LivePods(pods.size(), confirmed, List.copyOf(pending), List.copyOf(agents), nextSettle);
     }
 
     /**
@@ -88,14 +93,19 @@ record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agen
     }
 
     /**
-     * Ready for {@link #SETTLE_MS} at least: the pod's app has started and its agent has looked for its pools since (a
-     * JVM still starting has none, an app may build its pool on its first request, and the agent looks twice a second).
+     * When the pod will have been Ready for {@link #SETTLE_MS} (epoch ms; 0 where it is Ready since a time not said; -1
+     * while it is not Ready): its app has started and its agent has looked for its pools since (a JVM still starting has
+     * none, an app may build its pool on its first request, and the agent looks twice a second).
      */
-    private static boolean readyFor(Pod p, long nowMs) {
-        return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions()
-                .stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())
-                        && (c.getLastTransitionTime() == null
-                                || readySince(c.getLastTransitionTime()) + SETTLE_MS <= nowMs));
+    private static long settles(Pod p) {
+        if (p.getStatus() == null || p.getStatus().getConditions() == null) {
+            return -1;
+        }
+        return p.getStatus().getConditions().stream()
+                .filter(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))
+                .mapToLong(c -> c.getLastTransitionTime() == null ? 0
+                        : readySince(c.getLastTransitionTime()) + SETTLE_MS)
+                .findFirst().orElse(-1);
     }
 
     private static long readySince(String time) {
@@ -112,10 +122,14 @@ record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agen
                 .toList();
     }
 
-    /** When the first pending pod reaches the deadline (epoch ms), or 0 when none is waited for. */
+    /**
+     * When the first pending pod reaches the deadline, or a Ready pod's agent is to be said (epoch ms), or 0 when none
+     * is waited for.
+     */
     long nextDeadline(long deadlineMs) {
-        return pending.stream().filter(p -> !p.terminating() && p.since() > 0).mapToLong(p -> p.since() + deadlineMs)
-                .min().orElse(0);
+        long deadline = pending.stream().filter(p -> !p.terminating() && p.since() > 0)
+                .mapToLong(p -> p.since() + deadlineMs).min().orElse(0);
+        return deadline == 0 ? nextSettle : nextSettle == 0 ? deadline : Math.min(deadline, nextSettle);
     }
 
     /** The pending pods as status shows them: the first few, each with why. */

@@ -286,6 +286,7 @@ public final class PolicyPass {
                                 + " did not confirm size " + applied + " within " + deadlineMs / 1000
                                 + " s: it is rolled out instead"), applied, true));
                     }
+                    // also when a Ready pod's agent is to be said (LivePods.SETTLE_MS): no event marks that moment
                     long next = lt.pods().nextDeadline(deadlineMs);
                     liveDeadline = next == 0 ? liveDeadline : liveDeadline == 0 ? next : Math.min(liveDeadline, next);
                 }

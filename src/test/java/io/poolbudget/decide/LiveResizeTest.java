@@ -134,6 +134,8 @@ class LiveResizeTest {
                         "web-2: its agent cannot read the pools: cannot read Quarkus' datasources: argument type mismatch",
                         "web-1: 1 pool found");
         assertThat(target.resize().agentProblems()).singleElement().asString().startsWith("web-2: ");
+        assertThat(d.requeue()).as("looked at again when web-4 has been Ready 10 s: no event marks that moment")
+                .isEqualTo(Duration.ofSeconds(8));
 
         var quiet = decide(LIVE, liveWeb(4, 4), List.of(pods.get(0), old), Map.of("uid-web-0", new AgentReport(null,
                 false, 0, null, "no agent answers on port 9477", 0, null), "uid-web-1",
