@@ -2,7 +2,8 @@ package io.poolbudget.sizing;
 
 /**
  * The most pods of one target that can hold connections at once:
- * basis replicas + rollout surge + old pods still terminating. Counted in 64 bits: an HPA may name
+ * basis replicas + rollout surge + pods still terminating (old pods of a rollout, or pods a drain evicted, whichever
+ * is more). Counted in 64 bits: an HPA may name
  * 2³¹ − 1 replicas, and a percentage surge on top of that does not fit an int. The explanation is
  * built on demand.
  */
@@ -25,11 +26,37 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
     }
 
     /**
-     * Old pods that may be terminating at once, holding their pools, beside {@code replicas} running ones:
+     * Pods that may be terminating at once, holding their pools, beside {@code replicas} running ones: those of a
+     * rollout ({@link #rolloutTerminating}) or those a drain may evict at once ({@link #drained}), whichever is more.
+     * A drain's evicted pods terminate beside their replacements, new pods that run as the basis replicas do.
+     */
+    static long terminating(TargetInput t, long replicas) {
+        return Math.max(rolloutTerminating(t, replicas), drained(t, replicas));
+    }
+
+    /**
+     * Pods a drain may evict at once, of {@code replicas}: what the most restrictive PodDisruptionBudget selecting them
+     * allows (the Eviction API refuses an eviction that any of them would not allow), or the target's disruptionPods
+     * where that is more; 0 with neither. Never more than the replicas.
+     */
+    public static long drained(TargetInput t, long replicas) {
+        long budget = t.disruptions().stream().mapToLong(d -> d.pods(replicas)).min().orElse(0);
+        long own = t.disruptionPods() == null ? 0 : t.disruptionPods();
+        return Math.min(Math.max(budget, own), replicas);
+    }
+
+    /** The PodDisruptionBudget that bounds a drain ({@link #drained}); null without one. */
+    private Disruption bounding() {
+        return target.disruptions().stream()
+                .min(java.util.Comparator.comparingLong((Disruption d) -> d.pods(basisReplicas))).orElse(null);
+    }
+
+    /**
+     * Old pods of a rollout that may be terminating at once beside {@code replicas} running ones:
      * terminatingPods where given, else the larger of one rollout step, what was seen and what the shutdown spans, never
      * more than the old pods there are.
      */
-    static long terminating(TargetInput t, long replicas) {
+    static long rolloutTerminating(TargetInput t, long replicas) {
         return t.terminatingPods() != null ? Math.min(t.terminatingPods(), replicas)
                 : Math.max(Math.max(t.rollout().defaultTerminating(replicas), seen(t, replicas)),
                         spanned(t, replicas));
@@ -47,19 +74,32 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
             why += ", but " + target.replicas() + " replicas run now: planning for " + target.replicas();
         }
         long step = target.rollout().defaultTerminating(basisReplicas);
-        String terminatingWhy = target.terminatingPods() != null ? "terminatingPods " + target.terminatingPods()
-                + (target.terminatingPods() > basisReplicas ? " (at most the " + basisReplicas + " old pods)" : "")
-                : terminating > step && terminating == seen(target, basisReplicas) ? target.seenTerminating()
-                        + " of its pods were seen terminating at once, more than one rollout step (" + step
-                        + "): their "
-                        + "shutdown outlasts a step" + (target.seenTerminating() > basisReplicas ? " (at most the "
-                                + basisReplicas + " old pods)" : "")
-                        : terminating > step ? "old pods of " + target.shutdownSteps() + " rollout steps of " + step
-                                + " may terminate at once: its preStop outlasts a step (a new pod's time to Ready)"
-                                + (terminating == basisReplicas ? " (at most the " + basisReplicas + " old pods)" : "")
-                                : target.rollout().terminatingReason();
+        String terminatingWhy = terminating > rolloutTerminating(target, basisReplicas) ? drainWhy()
+                : target.terminatingPods() != null ? "terminatingPods " + target.terminatingPods()
+                        + (target.terminatingPods() > basisReplicas ? " (at most the " + basisReplicas + " old pods)"
+                                : "")
+                        : terminating > step && terminating == seen(target, basisReplicas) ? target.seenTerminating()
+                                + " of its pods were seen terminating at once, more than one rollout step (" + step
+                                + "): their "
+                                + "shutdown outlasts a step"
+                                + (target.seenTerminating() > basisReplicas ? " (at most the "
+                                        + basisReplicas + " old pods)" : "")
+                                : terminating > step ? "old pods of " + target.shutdownSteps() + " rollout steps of "
+                                        + step
+                                        + " may terminate at once: its preStop outlasts a step (a new pod's time to Ready)"
+                                        + (terminating == basisReplicas
+                                                ? " (at most the " + basisReplicas + " old pods)" : "")
+                                        : target.rollout().terminatingReason();
         return "peak pods " + total() + " = " + basisReplicas + " (" + why + ") + " + surge + " surge + " + terminating
                 + " terminating (" + terminatingWhy + "); " + target.rollout().describe(basisReplicas);
+    }
+
+    /** Why a drain's evicted pods are the terminating ones counted: the budget, or the target's own field, that says. */
+    private String drainWhy() {
+        Disruption pdb = bounding();
+        String why = pdb != null && pdb.pods(basisReplicas) == terminating ? pdb.describe()
+                : target.field() + ".disruptionPods " + target.disruptionPods();
+        return "a drain may evict " + terminating + " at once: " + why + "; they terminate beside their replacements";
     }
 
     /**

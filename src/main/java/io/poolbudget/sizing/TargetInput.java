@@ -8,14 +8,18 @@ package io.poolbudget.sizing;
  * {@code seenTerminating} (the most of its pods seen terminating at once, by whoever watches them),
  * {@code shutdownSteps} (how many rollout steps one old pod's shutdown may span, from its preStop
  * against the time a new pod takes to turn Ready; 1), {@code scaler} (what scales it, for messages, for example
- * "HorizontalPodAutoscaler/checkout").
+ * "HorizontalPodAutoscaler/checkout"), {@code disruptions} (the PodDisruptionBudgets that select its pods; none: empty),
+ * {@code disruptionPods} (pods a drain may evict at once, as the target says: plans for them with or without a budget).
  * {@code field} is the PoolPolicy path errors name, for example "targets[1]".
  */
 public record TargetInput(String id, String field, int replicas, Integer hpaMaxReplicas, Rollout rollout, int weight,
         int minPoolSize, Integer maxPoolSize, int poolsPerPod, Basis basis, Integer fixedReplicas,
-        Integer terminatingPods, Integer seenTerminating, Integer shutdownSteps, String scaler) {
+        Integer terminatingPods, Integer seenTerminating, Integer shutdownSteps, String scaler,
+        java.util.List<Disruption> disruptions,
+        Integer disruptionPods) {
 
     public TargetInput {
+        disruptions = disruptions == null ? java.util.List.of() : java.util.List.copyOf(disruptions);
         if (id == null || id.isBlank()) {
             throw new InvalidInputException(field + ".name", "is required");
         }
@@ -57,6 +61,10 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         if (shutdownSteps != null) {
             Check.atLeast(field + " shutdown steps", shutdownSteps, 1);
         }
+        if (disruptionPods != null) {
+            Check.atLeast(field + ".disruptionPods", disruptionPods, 0);
+            Check.atMost(field + ".disruptionPods", disruptionPods, Limits.REPLICAS);
+        }
     }
 
     public static Builder builder(String id) {
@@ -69,7 +77,7 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
                 .weight(weight)
                 .minPoolSize(minPoolSize).maxPoolSize(maxPoolSize).poolsPerPod(poolsPerPod).basis(basis)
                 .fixedReplicas(fixedReplicas).terminatingPods(terminatingPods).seenTerminating(seenTerminating)
-                .shutdownSteps(shutdownSteps).scaler(scaler);
+                .shutdownSteps(shutdownSteps).scaler(scaler).disruptions(disruptions).disruptionPods(disruptionPods);
     }
 
     /** Builds a target with the PoolPolicy defaults: weight 1, minPoolSize 1, one pool per pod, RollingUpdate 25%/25%. */
@@ -89,6 +97,8 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
         private Integer seenTerminating;
         private Integer shutdownSteps;
         private String scaler;
+        private java.util.List<Disruption> disruptions;
+        private Integer disruptionPods;
 
         private Builder(String id) {
             this.id = id;
@@ -151,9 +161,19 @@ public record TargetInput(String id, String field, int replicas, Integer hpaMaxR
             return this;
         }
 
+        public Builder disruptions(java.util.List<Disruption> v) {
+            disruptions = v;
+            return this;
+        }
+        public Builder disruptionPods(Integer v) {
+            disruptionPods = v;
+            return this;
+        }
+
         public TargetInput build() {
             return new TargetInput(id, field, replicas, hpaMaxReplicas, rollout, weight, minPoolSize, maxPoolSize,
-                    poolsPerPod, basis, fixedReplicas, terminatingPods, seenTerminating, shutdownSteps, scaler);
+                    poolsPerPod, basis, fixedReplicas, terminatingPods, seenTerminating, shutdownSteps, scaler,
+                    disruptions, disruptionPods);
         }
     }
 }

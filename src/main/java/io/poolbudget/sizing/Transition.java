@@ -41,7 +41,7 @@ public record Transition(TargetInput target, long replicas, int oldSize, int new
     /** {@code target}'s change from {@code oldSize} to {@code newSize} over its replicas now. */
     public static Transition of(TargetInput target, int oldSize, int newSize) {
         long r = target.replicas();
-        List<Mix> overlap = mixes(target, r, PeakPods.terminating(target, r));
+        List<Mix> overlap = mixes(target, r, PeakPods.rolloutTerminating(target, r));
         List<Mix> none = mixes(target, r, 0);
         Mix at = most(overlap, oldSize, newSize);
         long pools = target.poolsPerPod();
