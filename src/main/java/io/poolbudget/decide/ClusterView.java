@@ -202,7 +202,11 @@ public final class ClusterView implements WorkloadCatalog {
      * once, and the controller removes that revision's pods all together, not a step at a time: that says nothing of how
      * long a shutdown takes. They are the old pods that carry other pool sizes than the newest running pod (the
      * operator's size and hash annotations, of every policy) and are not of the revision the rollout started from, that
-     * of its oldest old pod. Null without a running pod.
+     * of its oldest old pod. Nor more of them than there are new pods running (not terminating): an old pod overlaps the
+     * rollout only where a new pod stands in its place (one whose replacement does not run yet adds no pod above the
+     * replicas), so old pods a scale-down removed as the rollout starts (an HPA's maximum lowered changes the plan, and
+     * the operator's write starts a rollout as the HPA scales down) are not counted as its overlap. A rollout whose old
+     * pods outlast its steps still counts each of them once its replacement runs. Null without a running pod.
      */
     @Override
     public TerminatingMarks.Overlap rolloutOverlap(Workload w) {
@@ -219,7 +223,10 @@ public final class ClusterView implements WorkloadCatalog {
         Map<String, String> sizes = sizes(newest);
         int counted = (int) old.stream().filter(p -> p.getMetadata().getDeletionTimestamp() != null
                 && (revision(p).equals(from) || sizes(p).equals(sizes))).count();
-        return new TerminatingMarks.Overlap(current, counted);
+        // an old pod overlaps the rollout only where a new pod stands in its place: the rest were scaled down
+        int replacing = (int) own.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null
+                && current.equals(revision(p))).count();
+        return new TerminatingMarks.Overlap(current, Math.min(counted, replacing));
     }
 
     /** The pool sizes a pod was started with, as the operator wrote them: its size and hash annotations, every policy's. */

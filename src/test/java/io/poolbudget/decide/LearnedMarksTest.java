@@ -79,10 +79,11 @@ class LearnedMarksTest {
                 .isEqualTo(new Overlap("b", 1));
         // the rollout the operator's write started from still counts, all of its old pods
         assertThat(overlap(pod("web-a1", "a", "2", 1, true), pod("web-a2", "a", "2", 1, true),
-                pod("web-b1", "b", "1", 50, false))).isEqualTo(new Overlap("b", 2));
+                pod("web-b1", "b", "1", 50, false), pod("web-b2", "b", "1", 51, false)))
+                .isEqualTo(new Overlap("b", 2));
         // two changes of the user's in a row carry the same sizes: the operator wrote nothing in between
         assertThat(overlap(pod("web-a1", "a", "1", 1, true), pod("web-u1", "u", "1", 50, true),
-                pod("web-b1", "b", "1", 51, false))).isEqualTo(new Overlap("b", 2));
+                pod("web-b1", "b", "1", 51, false), pod("web-b2", "b", "1", 52, false))).isEqualTo(new Overlap("b", 2));
     }
 
     @Test

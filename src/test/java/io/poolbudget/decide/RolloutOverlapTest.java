@@ -41,6 +41,13 @@ class RolloutOverlapTest {
         return new ClusterView(List.of(web(4)), List.of(), List.of(), List.of(pods), List.of());
     }
 
+    /** web scaled to 3 replicas (by its HPA, whose maximum went from 8 to 3). */
+    private static ClusterView threeReplicas(Pod... pods) {
+        var web = web(4);
+        web.getSpec().setReplicas(3);
+        return new ClusterView(List.of(web), List.of(), List.of(), List.of(pods), List.of());
+    }
+
     private static Workload webWorkload(ClusterView v) {
         return v.find(WorkloadKind.Deployment, "ns", "web").orElseThrow();
     }
@@ -58,6 +65,50 @@ class RolloutOverlapTest {
 
         var allGoing = view(pod("web-a1", "new", 5, true));
         assertThat(allGoing.rolloutOverlap(webWorkload(allGoing))).isNull();
+    }
+
+    @Test
+    void oldPodsAScaleDownRemovesAsARolloutStartsAreNotItsOverlap() {
+        // issue 54, item 2: an HPA's maxReplicas lowered from 8 to 3 changes the plan, the operator's write starts a
+        // rollout as the HPA scales down: 5 pods of the old revision terminate beside the 3 old ones that stay and the
+        // rollout's first new pod (maxSurge 1). One new pod stands in the place of at most one old pod.
+        List<Pod> pods = new java.util.ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            pods.add(pod("web-a" + i, "a", 1, i > 3));
+        }
+        pods.add(pod("web-b1", "b", 5, false));
+        var start = view(pods.toArray(Pod[]::new));
+        assertThat(start.rolloutOverlap(webWorkload(start))).isEqualTo(new Overlap("b", 1));
+        assertThat(start.terminatingNow(webWorkload(start))).as("they hold their pools now").isEqualTo(5);
+
+        // a rollout whose old pods outlast its steps: each old pod terminating has its replacement running
+        var slow = view(pod("web-a1", "a", 1, true), pod("web-a2", "a", 1, true), pod("web-a3", "a", 1, false),
+                pod("web-b1", "b", 5, false), pod("web-b2", "b", 6, false));
+        assertThat(slow.rolloutOverlap(webWorkload(slow))).isEqualTo(new Overlap("b", 2));
+
+        // an old pod whose replacement is not running yet (maxSurge 0, or Recreate, or a StatefulSet's ordinal) adds
+        // no pod above the replicas: not an overlap until its replacement runs beside it
+        var first = view(pod("web-a1", "a", 1, true), pod("web-a2", "a", 1, true), pod("web-a3", "a", 1, false),
+                pod("web-b1", "b", 5, false));
+        assertThat(first.rolloutOverlap(webWorkload(first))).isEqualTo(new Overlap("b", 1));
+    }
+
+    @Test
+    void anHpaScaleDownBesideARolloutPlansForItsPodsOnlyWhileTheyTerminate() {
+        var p = policy("db", PolicyPassTest.SPEC);
+        List<Pod> pods = new java.util.ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            pods.add(pod("web-a" + i, "a", 1, i > 3));
+        }
+        pods.add(pod("web-b1", "b", 5, false));
+        var during = pass(p, threeReplicas(pods.toArray(Pod[]::new)));
+        assertThat(during.getTargets().get(0).getTerminatingSeen()).as("one rollout step, no more").singleElement()
+                .satisfies(m -> assertThat(m.getPods()).isEqualTo(1));
+        p.setStatus(during);
+        var after = pass(p, threeReplicas(pod("web-b1", "b", 5, false), pod("web-b2", "b", 6, false),
+                pod("web-b3", "b", 7, false)));
+        assertThat(after.getTargets().get(0).getPeakPods()).as("3 + 1 surge + 1 terminating, as the rules say")
+                .isEqualTo(5);
     }
 
     private static PoolPolicyStatus pass(PoolPolicy p, ClusterView v) {
