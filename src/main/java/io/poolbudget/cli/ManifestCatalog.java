@@ -4,8 +4,10 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
 import io.poolbudget.decide.WorkloadShapes;
+import io.poolbudget.planning.Disruptions;
 import io.poolbudget.planning.Workload;
 import io.poolbudget.planning.WorkloadCatalog;
 import io.poolbudget.planning.Workloads;
@@ -22,11 +24,23 @@ import java.util.Optional;
 final class ManifestCatalog implements WorkloadCatalog {
     private final List<Workload> workloads;
     private final java.util.Map<String, io.fabric8.kubernetes.api.model.PodTemplateSpec> templates;
+    private final List<PodDisruptionBudget> disruptionBudgets;
 
     private ManifestCatalog(List<Workload> workloads,
-            java.util.Map<String, io.fabric8.kubernetes.api.model.PodTemplateSpec> templates) {
+            java.util.Map<String, io.fabric8.kubernetes.api.model.PodTemplateSpec> templates,
+            List<PodDisruptionBudget> disruptionBudgets) {
         this.workloads = workloads;
         this.templates = templates;
+        this.disruptionBudgets = disruptionBudgets;
+    }
+
+    /** The manifests' PodDisruptionBudgets that select the workload's pods, as the operator reads the cluster's. */
+    @Override
+    public List<io.poolbudget.sizing.Disruption> disruptions(Workload w) {
+        var template = template(w);
+        return Disruptions.selecting(disruptionBudgets, w.namespace(),
+                template == null || template.getMetadata() == null ? java.util.Map.of()
+                        : template.getMetadata().getLabels());
     }
 
     /** The workload's pod template as its manifest gives it (null where it gives none). */
@@ -55,6 +69,7 @@ final class ManifestCatalog implements WorkloadCatalog {
             }
         }
         List<Workload> workloads = new ArrayList<>();
+        List<PodDisruptionBudget> budgets = new ArrayList<>();
         java.util.Map<String, io.fabric8.kubernetes.api.model.PodTemplateSpec> templates = new java.util.HashMap<>();
         for (var doc : documents) {
             String ns = namespace(doc);
@@ -67,9 +82,12 @@ final class ManifestCatalog implements WorkloadCatalog {
                     case "Rollout" -> Manifests.bind(doc, io.poolbudget.api.argo.ArgoRollout.class, Manifests.LENIENT);
                     case "CronJob" -> Manifests.bind(doc, io.fabric8.kubernetes.api.model.batch.v1.CronJob.class,
                             Manifests.LENIENT);
+                    case "PodDisruptionBudget" -> Manifests.bind(doc, PodDisruptionBudget.class, Manifests.LENIENT);
                     default -> null;
                 };
-                if (o != null) {
+                if (o instanceof PodDisruptionBudget pdb) {
+                    budgets.add(pdb);
+                } else if (o != null) {
                     add(WorkloadShapes.workload(o, here), WorkloadShapes.template(o), workloads, templates);
                 }
             } catch (IllegalArgumentException e) {
@@ -77,7 +95,7 @@ final class ManifestCatalog implements WorkloadCatalog {
             }
         }
         workloads.sort(Comparator.comparing(Workload::name));
-        return new ManifestCatalog(workloads, templates);
+        return new ManifestCatalog(workloads, templates, budgets);
     }
 
     private static void add(Workload w, io.fabric8.kubernetes.api.model.PodTemplateSpec template,

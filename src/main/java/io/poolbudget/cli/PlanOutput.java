@@ -76,6 +76,8 @@ final class PlanOutput {
             if (a.verdict() == Allocation.Verdict.FITS) {
                 FleetCheck.reserveAdvice(a).forEach(line -> out.append(line).append('\n'));
             }
+            a.targets().stream().map(t -> t.peak().drainAdvice()).filter(java.util.Objects::nonNull)
+                    .forEach(note -> out.append("  note: ").append(note).append('\n'));
             r.transitions().values().forEach(n -> out.append("  transition, from the sizes the templates carry: ")
                     .append(n.text()).append('\n'));
             out.append('\n').append(String.format(Locale.ROOT, ROW, "TARGET", "BASIS", "PEAK PODS", "POOLS/POD",
@@ -143,6 +145,9 @@ final class PlanOutput {
                             .put("peakWithoutOverlap", transition.noOverlap()).put("message", transition.text());
                 }
                 o.putObject("explanation").put("peakPods", t.peak().explanation()).put("poolSize", t.explanation());
+                if (t.peak().drainAdvice() != null) {
+                    o.put("note", t.peak().drainAdvice());
+                }
             }
         }
         ObjectNode root = factory.objectNode();

@@ -42,6 +42,8 @@ public final class ClusterView implements WorkloadCatalog {
     private final Instant now;
     /** The agents' last reports, by pod uid (resize mode Live); empty elsewhere. */
     private Map<String, AgentReport> reports = Map.of();
+    /** The namespace's PodDisruptionBudgets; none where not read. */
+    private Collection<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> disruptionBudgets = List.of();
 
     public ClusterView(Collection<Deployment> deployments, Collection<StatefulSet> statefulSets,
             Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps) {
@@ -86,6 +88,19 @@ public final class ClusterView implements WorkloadCatalog {
             throw new io.poolbudget.planning.InvalidPolicyException("spec.targets", unwatched.get(kind));
         }
         return objects.getOrDefault(kind, Map.of());
+    }
+
+    /** This view with the namespace's PodDisruptionBudgets, as cached. */
+    public ClusterView withDisruptionBudgets(
+            Collection<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> budgets) {
+        this.disruptionBudgets = List.copyOf(budgets);
+        return this;
+    }
+
+    @Override
+    public List<io.poolbudget.sizing.Disruption> disruptions(Workload w) {
+        return io.poolbudget.planning.Disruptions.selecting(disruptionBudgets, w.namespace(),
+                template(w).getMetadata() == null ? Map.of() : template(w).getMetadata().getLabels());
     }
 
     /** This view with what the agents of live-mode pods last reported (by pod uid). */

@@ -123,8 +123,11 @@ public final class PolicyPlanner {
                 long seen = Math.max(now, TerminatingMarks.most(after));
                 marked |= seen > now;
                 int steps = w.shutdown().steps(catalog.observedReadySeconds(w));
-                inputs.add(input(r, seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS), steps, minimum, forks));
-                unmarked.add(input(r, now == 0 ? null : (int) Math.min(now, Limits.REPLICAS), steps, minimum, forks));
+                var drains = catalog.disruptions(w);
+                inputs.add(input(r, seen == 0 ? null : (int) Math.min(seen, Limits.REPLICAS), steps, minimum, forks)
+                        .disruptions(drains).build());
+                unmarked.add(input(r, now == 0 ? null : (int) Math.min(now, Limits.REPLICAS), steps, minimum, forks)
+                        .disruptions(drains).build());
             }
             Allocation allocation = PoolSizer.allocate(budget, inputs);
             if (allocation.verdict() == Allocation.Verdict.OVERSUBSCRIBED && marked) {
@@ -266,7 +269,7 @@ public final class PolicyPlanner {
         }
     }
 
-    private static TargetInput input(ResolvedTarget r, Integer seenTerminating, int shutdownSteps, int minimum,
+    private static TargetInput.Builder input(ResolvedTarget r, Integer seenTerminating, int shutdownSteps, int minimum,
             boolean forks) {
         Workload w = r.workload();
         String field = "spec.targets[" + r.index() + "]";
@@ -286,8 +289,7 @@ public final class PolicyPlanner {
                 forks && w.workers() != null ? w.workers() : 1)
                 .replicas(w.replicas()).hpaMaxReplicas(w.hpaMaxReplicas()).scaler(w.scaler()).rollout(w.rollout())
                 .seenTerminating(seenTerminating)
-                .shutdownSteps(shutdownSteps)
-                .build();
+                .shutdownSteps(shutdownSteps);
     }
 
     /** {@code pools}: pools per pod where the target does not say (the workers a forking server starts, else 1). */
@@ -303,7 +305,8 @@ public final class PolicyPlanner {
                 .basis(basis(t.getBasis()))
                 .fixedReplicas(Limits.bounded(field + ".fixedReplicas", t.getFixedReplicas(), 0, Limits.REPLICAS))
                 .terminatingPods(
-                        Limits.bounded(field + ".terminatingPods", t.getTerminatingPods(), 0, Limits.REPLICAS));
+                        Limits.bounded(field + ".terminatingPods", t.getTerminatingPods(), 0, Limits.REPLICAS))
+                .disruptionPods(Limits.bounded(field + ".disruptionPods", t.getDisruptionPods(), 0, Limits.REPLICAS));
     }
 
     private static Basis basis(ReplicaBasis basis) {

@@ -38,6 +38,14 @@ public interface WorkloadCatalog {
         return null;
     }
 
+    /**
+     * The PodDisruptionBudgets that select the workload's pods (its pod template's labels, its namespace); none where
+     * unknown.
+     */
+    default List<io.poolbudget.sizing.Disruption> disruptions(Workload workload) {
+        return List.of();
+    }
+
     /** The fewest seconds one of the workload's pods took from creation to Ready; null where none was seen. */
     default Integer observedReadySeconds(Workload workload) {
         return null;

@@ -40,9 +40,37 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
      * where that is more; 0 with neither. Never more than the replicas.
      */
     public static long drained(TargetInput t, long replicas) {
+        if (!replacedAtOnce(t)) {
+            return 0;
+        }
         long budget = t.disruptions().stream().mapToLong(d -> d.pods(replicas)).min().orElse(0);
         long own = t.disruptionPods() == null ? 0 : t.disruptionPods();
         return Math.min(Math.max(budget, own), replicas);
+    }
+
+    /**
+     * Whether an evicted pod's replacement starts while it terminates: a ReplicaSet's (a Deployment's, an Argo
+     * Rollout's) does; a StatefulSet's keeps the pod's name and starts once it is gone, and a Job's pods are not
+     * replaced by a drain's count.
+     */
+    private static boolean replacedAtOnce(TargetInput t) {
+        return !(t.rollout() instanceof Rollout.Ordered) && !(t.rollout() instanceof Batch);
+    }
+
+    /**
+     * Advice where no PodDisruptionBudget selects the target's pods and it does not set disruptionPods: a drain may
+     * evict every pod of a node at once, more than the plan counts terminating; null where that cannot add a pod (a
+     * budget or the field bounds it, its pods are replaced only once gone, or the plan counts every pod terminating).
+     */
+    public String drainAdvice() {
+        if (!target.disruptions().isEmpty() || target.disruptionPods() != null || !replacedAtOnce(target)
+                || terminating >= basisReplicas) {
+            return null;
+        }
+        return target.id() + ": no PodDisruptionBudget selects its pods, so a drain may evict every pod of a node at "
+                + "once, and they terminate beside their replacements; the plan counts " + terminating
+                + " terminating. A PodDisruptionBudget (maxUnavailable) bounds that and is counted, or set "
+                + target.field() + ".disruptionPods to the pods one node may hold";
     }
 
     /** The PodDisruptionBudget that bounds a drain ({@link #drained}); null without one. */

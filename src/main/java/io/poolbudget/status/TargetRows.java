@@ -77,8 +77,10 @@ final class TargetRows {
                 t.setConnections(o.allocation().connections());
                 String advice = o.allocation().reserveAdvice(budget);
                 String cost = o.allocation().strategyCost();
+                String drain = o.allocation().peak().drainAdvice();
                 t.setExplanation(o.allocation().peak().explanation() + "; " + o.allocation().explanation()
-                        + (cost == null ? "" : "; " + cost) + (advice == null ? "" : ". Note: " + advice));
+                        + (cost == null ? "" : "; " + cost) + (advice == null ? "" : ". Note: " + advice)
+                        + (drain == null ? "" : ". Note: " + drain));
             }
         }
         t.setAppliedPoolSize(o.applied());

@@ -77,11 +77,30 @@ class DrainTermTest {
     }
 
     @Test
-    void aStatefulSetDrainedUnderItsBudgetCountsTheEvictedPods() {
+    void aStatefulSetsEvictedPodIsReplacedOnlyOnceGone() {
+        // its replacement keeps the pod's name: the StatefulSet controller starts it once the evicted pod is gone
         var pdb = new Disruption("PodDisruptionBudget/db", null, IntOrPercent.of(2));
         var peak = PeakPods.of(TargetInput.builder("StatefulSet/db").replicas(5).rollout(new Rollout.Ordered())
-                .disruptions(List.of(pdb)).build());
-        assertThat(peak.total()).isEqualTo(8); // 5 + 0 surge + 3 evicted (5 − minAvailable 2)
+                .disruptions(List.of(pdb)).disruptionPods(3).build());
+        assertThat(peak.total()).isEqualTo(5);
+        assertThat(peak.drainAdvice()).isNull();
+    }
+
+    @Test
+    void withoutABudgetTheAdviceSaysADrainMayTakeANodesPods() {
+        var bare = PeakPods.of(TargetInput.builder("Deployment/a").field("spec.targets[0]").replicas(6)
+                .rollout(SURGE_ONE).build());
+        assertThat(bare.drainAdvice()).isEqualTo("Deployment/a: no PodDisruptionBudget selects its pods, so a drain "
+                + "may evict every pod of a node at once, and they terminate beside their replacements; the plan "
+                + "counts 1 terminating. A PodDisruptionBudget (maxUnavailable) bounds that and is counted, or set "
+                + "spec.targets[0].disruptionPods to the pods one node may hold");
+        assertThat(PeakPods.of(TargetInput.builder("Deployment/a").replicas(6).rollout(SURGE_ONE)
+                .disruptions(List.of(new Disruption("PodDisruptionBudget/a", IntOrPercent.of(1), null))).build())
+                .drainAdvice()).as("a budget bounds it").isNull();
+        assertThat(PeakPods.of(TargetInput.builder("Deployment/a").replicas(6).rollout(SURGE_ONE).disruptionPods(2)
+                .build()).drainAdvice()).as("the target plans for it").isNull();
+        assertThat(PeakPods.of(TargetInput.builder("Deployment/a").replicas(1).rollout(SURGE_ONE).build())
+                .drainAdvice()).as("its one pod is counted terminating already").isNull();
     }
 
     @Property(tries = 1000)

@@ -71,6 +71,15 @@ public class TargetSpec {
             + "0 for Recreate and StatefulSets, which never overlap old and new pods.")
     private Long terminatingPods;
 
+    @Min(0)
+    @Max(Limits.REPLICAS)
+    @JsonPropertyDescription("Pods a node drain may evict at once that no PodDisruptionBudget bounds: the plan counts "
+            + "them terminating beside their replacements (for example the most of this workload's pods one node "
+            + "runs). Where a PodDisruptionBudget selects its pods, the plan counts what the budget lets a drain "
+            + "evict at once, or this where it is more. A StatefulSet's evicted pod is replaced only once it is gone, "
+            + "so this adds nothing there. Default: none without a PodDisruptionBudget (status and plan then say so).")
+    private Long disruptionPods;
+
     public String getName() { return name; }
     public void setName(String name) { this.name = name; }
     public WorkloadKind getKind() { return kind; }
@@ -91,4 +100,6 @@ public class TargetSpec {
     public void setFixedReplicas(Long fixedReplicas) { this.fixedReplicas = fixedReplicas; }
     public Long getTerminatingPods() { return terminatingPods; }
     public void setTerminatingPods(Long terminatingPods) { this.terminatingPods = terminatingPods; }
+    public Long getDisruptionPods() { return disruptionPods; }
+    public void setDisruptionPods(Long disruptionPods) { this.disruptionPods = disruptionPods; }
 }
