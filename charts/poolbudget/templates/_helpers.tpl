@@ -58,6 +58,9 @@ The rules the operator needs in every namespace it watches: exactly the verbs it
 - apiGroups: [autoscaling]
   resources: [horizontalpodautoscalers]
   verbs: [list, watch]
+- apiGroups: [policy]
+  resources: [poddisruptionbudgets]
+  verbs: [list, watch]
 - apiGroups: [""]
   resources: [pods]
   # patch: resize mode Live publishes a pod's size as its own annotation (live-size.poolbudget.io/<policy>)

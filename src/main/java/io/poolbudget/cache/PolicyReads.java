@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
@@ -70,7 +71,8 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
                 InformerCaches.cached(context, HorizontalPodAutoscaler.class, ns),
                 // pods and ConfigMaps: only those this policy sized
                 context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class), settled, now)
-                .with(WorkloadKind.CronJob, cronJobs);
+                .with(WorkloadKind.CronJob, cronJobs)
+                .withDisruptionBudgets(InformerCaches.cached(context, PodDisruptionBudget.class, ns));
         return rollouts != null ? view.with(WorkloadKind.Rollout, rollouts)
                 : view.unwatched(WorkloadKind.Rollout, "names kind Rollout, but the operator found no Argo Rollouts "
                         + "API (" + ArgoRollout.CRD + ") when it started: install Argo Rollouts' CRDs, then restart "

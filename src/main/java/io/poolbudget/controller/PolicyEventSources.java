@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -30,7 +31,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What a PoolPolicy's pass reads and what wakes it: the informers on workloads, HPAs, sized pods, their ConfigMaps,
+ * What a PoolPolicy's pass reads and what wakes it: the informers on workloads, HPAs, PodDisruptionBudgets, sized pods, their ConfigMaps,
  * DatabaseBudgets and namespaces, each with the mapper from its events to the policies they concern, the stores that
  * keep only what sizing reads ({@link PrunedStore}), what wakes a policy's neighbours ({@link #neighbours}), and the
  * database observation. The policies, namespaces and sized pods cached here are the DatabaseBudget controller's too
@@ -66,6 +67,8 @@ public final class PolicyEventSources {
                 informer(context, Deployment.class, to.workloadPolicies(), null),
                 informer(context, StatefulSet.class, to.workloadPolicies(), null),
                 informer(context, HorizontalPodAutoscaler.class, to.namespacePolicies(), null),
+                // what a drain may evict at once of a target's pods (issue 54)
+                informer(context, PodDisruptionBudget.class, to.namespacePolicies(), null),
                 sizedPods,
                 informer(context, ConfigMap.class, to.sizedBy(), Owner.POLICY_LABEL),
                 // spec.database.observe: the database's own connection count, read on a timer
