@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * KWOK deletes a pod at once; a real app holds its pool until it has shut down. A Deployment made
  * with {@link #hold} gives its pods a finalizer, and this watcher (one per test cluster) removes it one
- * second after the pod was deleted: its pods stay Terminating, holding their pools, for about 1 s.
+ * second (or as many as its label says) after the pod was deleted: its pods stay Terminating, holding their pools.
  */
 final class GracefulShutdown {
     static final String FINALIZER = "poolbudget.io/it-graceful-shutdown";
@@ -30,8 +30,13 @@ final class GracefulShutdown {
 
     /** Gives the Deployment's pods the ~1 s shutdown. */
     static Deployment hold(Deployment d) {
+        return hold(d, 1);
+    }
+
+    /** Gives the Deployment's pods a shutdown of about {@code seconds} (the label's value says how long). */
+    static Deployment hold(Deployment d, int seconds) {
         var meta = d.getSpec().getTemplate().getMetadata();
-        meta.getLabels().put(LABEL, "1s");
+        meta.getLabels().put(LABEL, seconds + "s");
         meta.setFinalizers(new ArrayList<>(List.of(FINALIZER)));
         return d;
     }
@@ -63,6 +68,12 @@ final class GracefulShutdown {
                 TimeUnit.SECONDS);
     }
 
+    /** How long a pod labelled {@code value} ("6s") stays Terminating; 1 s where the value says no other. */
+    private static long holdMillis(String value) {
+        return value != null && value.matches("[0-9]+s")
+                ? Long.parseLong(value.substring(0, value.length() - 1)) * 1000 : HOLD_MILLIS;
+    }
+
     private static void release(KubernetesClient client, Pod pod) {
         var meta = pod.getMetadata();
         if (meta.getDeletionTimestamp() == null || meta.getFinalizers() == null
@@ -78,6 +89,6 @@ final class GracefulShutdown {
             } catch (KubernetesClientException gone) {
                 // already released, or gone
             }
-        }, HOLD_MILLIS, TimeUnit.MILLISECONDS);
+        }, holdMillis(meta.getLabels() == null ? null : meta.getLabels().get(LABEL)), TimeUnit.MILLISECONDS);
     }
 }
