@@ -27,14 +27,15 @@ public enum Dialect {
     /**
      * PROCESSLIST, and the connection attribute program_name (performance_schema) for groupBy ApplicationName. The
      * server keeps one connection beyond max_connections for an administrator, which no app may take: nothing of
-     * max_connections is reserved.
+     * max_connections is reserved. Names are compared byte for byte: information_schema's collation ignores case, the
+     * server's names do not.
      */
     MARIADB(List.of(new Server("MariaDB", "jdbc:mariadb:"), new Server("MySQL", Dialect.MYSQL_PREFIX)),
             "SELECT @@max_connections, 0",
             "SELECT SUBSTRING_INDEX(p.HOST, ':', 1), COALESCE(a.ATTR_VALUE, ''), COUNT(*) FROM "
                     + "information_schema.PROCESSLIST p LEFT JOIN performance_schema.session_connect_attrs a ON "
                     + "a.PROCESSLIST_ID = p.ID AND a.ATTR_NAME = 'program_name' WHERE p.ID <> CONNECTION_ID() AND "
-                    + "p.COMMAND <> 'Daemon' AND p.USER NOT IN ('system user', 'event_scheduler')", // byte for byte: information_schema compares case-insensitively, the server's names are case-sensitive
+                    + "p.COMMAND <> 'Daemon' AND p.USER NOT IN ('system user', 'event_scheduler')",
             "CAST(p.DB AS BINARY) = CAST(? AS BINARY)", "CAST(p.USER AS BINARY) = CAST(? AS BINARY)", "PROCESSLIST");
 
     static final String MYSQL_PREFIX = "jdbc:mysql:";
@@ -83,7 +84,8 @@ public enum Dialect {
 
     /**
      * The client connections by address and program, of a scope: for Database and User with one parameter, the name
-     * (bound, never written into the SQL); PostgreSQL's datname and MariaDB's DB are the session's database now.
+     * (bound, never written into the SQL). PostgreSQL's datname is the database a session connected to; MariaDB's DB
+     * the one it has selected now, null for none (such a session counts for no database).
      */
     String clientsQuery(ObserveScope scope) {
         return clients + switch (scope) {
