@@ -23,6 +23,8 @@ if [ "${1:-}" = --for-tests ]; then
   shift
   PG_DIR="$BUILD_AREA/postgres-test"
   PG_PORT=5434
+  # two more databases of user app on the same server: ObservedConnectionsE2E's observe scope (issue 54)
+  EXTRA_DATABASES="orders billing"
 elif [ "${1:-}" = --for-bench ]; then
   shift
   PG_DIR="$BUILD_AREA/postgres-bench"
@@ -98,6 +100,9 @@ CONF
     as_pg psql -h "$PG_DIR" -p "$PG_PORT" -U postgres -qAt -c "CREATE ROLE app LOGIN PASSWORD 'app'" \
       -c "CREATE DATABASE app OWNER app" \
       -c "CREATE ROLE poolbudget_monitor LOGIN PASSWORD 'monitor' IN ROLE pg_monitor" >/dev/null
+    for db in ${EXTRA_DATABASES:-}; do
+      as_pg psql -h "$PG_DIR" -p "$PG_PORT" -U postgres -qAt -c "CREATE DATABASE $db OWNER app" >/dev/null
+    done
     log "PostgreSQL $PG_VERSION is up on $LISTEN:$PG_PORT (max_connections $PG_MAX; user/password/database app)"
     log "  read-only monitoring role for spec.database.observe: poolbudget_monitor / monitor (pg_monitor)"
     log "  connections per application: hack/postgres.sh psql -c 'select application_name, count(*) from pg_stat_activity group by 1'"

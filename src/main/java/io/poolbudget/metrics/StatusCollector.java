@@ -187,7 +187,7 @@ final class StatusCollector extends Collector {
                 new Series<>("poolbudget_conflicts", "Targets the policy does not write because of a conflict (state "
                         + "Conflict)", st -> count(st, "Conflict")),
                 new Series<>("poolbudget_observed_connections",
-                        "Client connections the database itself reports (status."
+                        "Client connections the database itself reports in the observe scope (status."
                                 + "observed.connections); NaN without spec.database.observe",
                         st -> st.getObserved() == null ? Double.NaN : num(st.getObserved().getConnections())),
                 new Series<>("poolbudget_observed_max_connections", "The database's max_connections (status.observed."

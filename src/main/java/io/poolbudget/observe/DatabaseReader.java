@@ -5,7 +5,9 @@ import io.poolbudget.status.Observation;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.poolbudget.api.v1alpha1.ObserveGroupBy;
+import io.poolbudget.api.v1alpha1.ObserveScope;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
@@ -49,7 +51,8 @@ public final class DatabaseReader implements AutoCloseable {
         return Dialect.of(jdbcUrl) != null;
     }
 
-    public Observation read(String key, Credentials credentials, ObserveGroupBy groupBy) {
+    /** The server's limit and reserve, and the client connections of {@code scope}. */
+    public Observation read(String key, Credentials credentials, ObserveGroupBy groupBy, ClientScope scope) {
         Dialect dialect = Objects.requireNonNull(Dialect.of(credentials.jdbcUrl()), "an unsupported jdbcUrl");
         Pool pool = pools.compute(key, (k, old) -> {
             if (old != null && old.credentials().equals(credentials)) {
@@ -61,28 +64,39 @@ public final class DatabaseReader implements AutoCloseable {
             return new Pool(credentials, open(key, credentials, dialect));
         });
         try (Connection c = pool.dataSource().getConnection()) {
-            Observation missing = dialect.missing(c, groupBy);
-            if (missing != null) {
-                return missing;
+            return count(c, dialect, groupBy, scope);
+        } catch (SQLException e) {
+            return dialect.failure(e);
+        }
+    }
+
+    /** One read on an open connection: the scope's name is a bound parameter of the clients query. */
+    static Observation count(Connection c, Dialect dialect, ObserveGroupBy groupBy, ClientScope scope)
+            throws SQLException {
+        Observation missing = dialect.missing(c, groupBy);
+        if (missing != null) {
+            return missing;
+        }
+        long max;
+        long reserved;
+        try (ResultSet r = c.createStatement().executeQuery(dialect.settingsQuery())) {
+            r.next();
+            max = r.getLong(1);
+            reserved = r.getLong(2);
+        }
+        Map<String, Long> byClient = new TreeMap<>();
+        try (PreparedStatement s = c.prepareStatement(dialect.clientsQuery(scope.scope()))) {
+            if (scope.scope() != ObserveScope.Server) {
+                s.setString(1, Objects.requireNonNull(scope.name(), "a scope without its name"));
             }
-            long max;
-            long reserved;
-            try (ResultSet r = c.createStatement().executeQuery(dialect.settingsQuery())) {
-                r.next();
-                max = r.getLong(1);
-                reserved = r.getLong(2);
-            }
-            Map<String, Long> byClient = new TreeMap<>();
-            try (ResultSet r = c.createStatement().executeQuery(dialect.clientsQuery())) {
+            try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
                     String client = groupBy == ObserveGroupBy.ApplicationName ? r.getString(2) : r.getString(1);
                     byClient.merge(client == null || client.isEmpty() ? "(none)" : client, r.getLong(3), Long::sum);
                 }
             }
-            return new Observation(max, reserved, byClient, null);
-        } catch (SQLException e) {
-            return dialect.failure(e);
         }
+        return Observation.of(max, reserved, byClient, scope.describe());
     }
 
     public void forget(String key) {

@@ -2,6 +2,7 @@ package io.poolbudget.observe;
 
 import com.zaxxer.hikari.HikariConfig;
 import io.poolbudget.api.v1alpha1.ObserveGroupBy;
+import io.poolbudget.api.v1alpha1.ObserveScope;
 import io.poolbudget.status.Observation;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -21,35 +22,39 @@ public enum Dialect {
             "SELECT current_setting('max_connections')::bigint, "
                     + "current_setting('superuser_reserved_connections')::bigint",
             "SELECT coalesce(host(client_addr), 'local'), coalesce(application_name, ''), count(*) FROM "
-                    + "pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() "
-                    + "GROUP BY 1, 2",
-            "pg_stat_activity"),
+                    + "pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+            "datname = ?", "usename = ?", "pg_stat_activity"),
     /**
      * PROCESSLIST, and the connection attribute program_name (performance_schema) for groupBy ApplicationName. The
      * server keeps one connection beyond max_connections for an administrator, which no app may take: nothing of
-     * max_connections is reserved.
+     * max_connections is reserved. Names are compared byte for byte: information_schema's collation ignores case, the
+     * server's names do not.
      */
     MARIADB(List.of(new Server("MariaDB", "jdbc:mariadb:"), new Server("MySQL", Dialect.MYSQL_PREFIX)),
             "SELECT @@max_connections, 0",
             "SELECT SUBSTRING_INDEX(p.HOST, ':', 1), COALESCE(a.ATTR_VALUE, ''), COUNT(*) FROM "
                     + "information_schema.PROCESSLIST p LEFT JOIN performance_schema.session_connect_attrs a ON "
                     + "a.PROCESSLIST_ID = p.ID AND a.ATTR_NAME = 'program_name' WHERE p.ID <> CONNECTION_ID() AND "
-                    + "p.COMMAND <> 'Daemon' AND p.USER NOT IN ('system user', 'event_scheduler') GROUP BY 1, 2",
-            "PROCESSLIST");
+                    + "p.COMMAND <> 'Daemon' AND p.USER NOT IN ('system user', 'event_scheduler')",
+            "CAST(p.DB AS BINARY) = CAST(? AS BINARY)", "CAST(p.USER AS BINARY) = CAST(? AS BINARY)", "PROCESSLIST");
 
     static final String MYSQL_PREFIX = "jdbc:mysql:";
     private final List<Server> servers;
     private final String settings;
     private final String clients;
+    private final String ofDatabase;
+    private final String ofUser;
     private final String view;
 
     /** A server a dialect reads, and how a jdbcUrl for it starts. */
     public record Server(String name, String urlPrefix) {}
 
-    Dialect(List<Server> servers, String settings, String clients, String view) {
+    Dialect(List<Server> servers, String settings, String clients, String ofDatabase, String ofUser, String view) {
         this.servers = servers;
         this.settings = settings;
         this.clients = clients;
+        this.ofDatabase = ofDatabase;
+        this.ofUser = ofUser;
         this.view = view;
     }
 
@@ -77,8 +82,17 @@ public enum Dialect {
         return settings;
     }
 
-    String clientsQuery() {
-        return clients;
+    /**
+     * The client connections by address and program, of a scope: for Database and User with one parameter, the name
+     * (bound, never written into the SQL). PostgreSQL's datname is the database a session connected to; MariaDB's DB
+     * the one it has selected now, null for none (such a session counts for no database).
+     */
+    String clientsQuery(ObserveScope scope) {
+        return clients + switch (scope) {
+            case Database -> " AND " + ofDatabase;
+            case User -> " AND " + ofUser;
+            case Server -> "";
+        } + " GROUP BY 1, 2";
     }
 
     /** The driver's URL and settings for the operator's reads: named, and no read waits long. */
@@ -155,8 +169,9 @@ public enum Dialect {
         }
         if (this == MARIADB && root.getErrorCode() == 1044) {
             return Observation.failed("PermissionDenied", "the monitoring account may not use the database the "
-                    + "jdbcUrl names (" + message + "): name none (jdbc:mariadb://host:3306/); it needs none to read "
-                    + "PROCESSLIST");
+                    + "jdbcUrl names (" + message + "): name no database in it "
+                    + "(jdbc:mariadb://host:3306/: reading PROCESSLIST needs none) and the apps' database in "
+                    + "spec.database.observe.database");
         }
         if (this == MARIADB && root.getErrorCode() == 1142) {
             return Observation.failed("PermissionDenied", "the monitoring account may not read performance_schema ("

@@ -7,6 +7,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingConfigurationBuilder;
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingEventSource;
 import io.poolbudget.api.v1alpha1.ObserveGroupBy;
+import io.poolbudget.api.v1alpha1.ObserveScope;
 import io.poolbudget.api.v1alpha1.ObserveSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.status.Observation;
@@ -91,8 +92,13 @@ public final class ObservationSource {
                     "it needs the keys " + JDBC_URL + " (jdbc:postgresql://host:port/db, or jdbc:mariadb:// or "
                             + "jdbc:mysql:// for MariaDB and MySQL), " + USERNAME + " and " + PASSWORD);
         }
+        ClientScope scope = ClientScope.of(spec, url);
+        if (!scope.named()) {
+            return Observation.failed(scope.scope() == ObserveScope.User ? "UserNotNamed" : "DatabaseNotNamed",
+                    scope.unnamed(url));
+        }
         Observation read = reader.read(key(policy), new DatabaseReader.Credentials(url, user, password),
-                spec.getGroupBy());
+                spec.getGroupBy(), scope);
         if (read.failure() != null || spec.getGroupBy() == ObserveGroupBy.ApplicationName) {
             return read;
         }

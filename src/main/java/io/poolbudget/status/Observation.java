@@ -10,24 +10,31 @@ import java.util.Map;
  * @param clientPods the labels of the policy's namespace's pod at a client address, for the addresses that are no pod
  *            the operator caches (pods it has not sized: started before it first sized their workload, or from a
  *            template it did not size), where such a pod was found; so their connections count for their workload
+ * @param scope what byClient counts, as status says it: "database orders", "user app", "the server"
  */
 public record Observation(long maxConnections, long superuserReserved, Map<String, Long> byClient, Failure failure,
-        Map<String, Map<String, String>> clientPods) {
+        Map<String, Map<String, String>> clientPods, String scope) {
     /** Why the database could not be read: a reason (SecretNotFound, Unreachable, LoginFailed, ...) and what to do. */
     public record Failure(String reason, String message) {}
 
-    /** A read whose clients' pods were not looked up. */
+    /** A read of the whole server whose clients' pods were not looked up. */
     public Observation(long maxConnections, long superuserReserved, Map<String, Long> byClient, Failure failure) {
-        this(maxConnections, superuserReserved, byClient, failure, Map.of());
+        this(maxConnections, superuserReserved, byClient, failure, Map.of(), "the server");
     }
 
     public static Observation failed(String reason, String message) {
         return new Observation(0, 0, Map.of(), new Failure(reason, message));
     }
 
+    /** A read of the client connections of a scope ({@code scope}: "database orders", ...). */
+    public static Observation of(long maxConnections, long superuserReserved, Map<String, Long> byClient,
+            String scope) {
+        return new Observation(maxConnections, superuserReserved, byClient, null, Map.of(), scope);
+    }
+
     /** This read, with the labels of the pods found at some of its client addresses. */
     public Observation withClientPods(Map<String, Map<String, String>> pods) {
-        return new Observation(maxConnections, superuserReserved, byClient, failure, Map.copyOf(pods));
+        return new Observation(maxConnections, superuserReserved, byClient, failure, Map.copyOf(pods), scope);
     }
 
     public long connections() {

@@ -21,10 +21,10 @@ import java.util.stream.Collectors;
 
 /**
  * Adds what the database reported to a policy's status: the counts, each target's share (by its pods'
- * addresses), and two conditions. ObservedOverBudget is True when the server's own count is above the
- * budget (an app ignores the injected size, or a client the policy does not know) or when
- * max_connections − superuser_reserved_connections cannot hold the budget; ObservationFailing is True
- * while the database cannot be read. Pure: no client, no I/O.
+ * addresses), and two conditions. ObservedOverBudget is True when the server's own count in the observe scope (one
+ * database, one account, or the whole server) is above the budget (an app ignores the injected size, or a client the
+ * policy does not know) or when the server's max_connections − superuser_reserved_connections cannot hold the budget,
+ * whatever the scope; ObservationFailing is True while the database cannot be read. Pure: no client, no I/O.
  */
 public final class ObservedAggregator {
     public static final int CLIENTS_LISTED = 10;
@@ -54,7 +54,9 @@ public final class ObservedAggregator {
             return;
         }
         conditions.add(Conditions.carry(previous, Conditions.OBSERVATION_FAILING, FALSE, Conditions.REASON_OBSERVING,
-                "pg_stat_activity is read every " + spec.getIntervalSeconds() + " s", generation, clock));
+                "the server's client connections are read every " + spec.getIntervalSeconds() + " s, those of "
+                        + observation.scope() + " counted",
+                generation, clock));
         boolean byAddress = spec.getGroupBy() != ObserveGroupBy.ApplicationName;
         Map<String, Long> byClient = new LinkedHashMap<>();
         List<String> suspects = attribute(status, observation, podIps, byAddress, byClient);
@@ -78,6 +80,7 @@ public final class ObservedAggregator {
             }
         });
         var observed = new ObservedStatus();
+        observed.setScope(observation.scope());
         observed.setConnections(observation.connections());
         observed.setMaxConnections(observation.maxConnections());
         observed.setSuperuserReservedConnections(observation.superuserReserved());
@@ -98,7 +101,10 @@ public final class ObservedAggregator {
         return suspects;
     }
 
-    /** ObservedOverBudget: the server's count against the budget (its share per instance), or its capacity below it. */
+    /**
+     * ObservedOverBudget: the scope's count against the budget (its share per instance), or the server's capacity below
+     * it. Each number says whose it is: the scope's count, the server's max_connections.
+     */
     private static Condition overBudget(PoolPolicyStatus status, Observation observation, int instances,
             boolean byAddress, Map<String, Long> byClient, List<String> suspects,
             List<Condition> previous, long generation, Clock clock) {
@@ -111,7 +117,8 @@ public final class ObservedAggregator {
                 .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")) : "";
         if (capacity < budget) {
             return Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, TRUE,
-                    Conditions.REASON_CAPACITY_BELOW_BUDGET, "max_connections " + observation.maxConnections()
+                    Conditions.REASON_CAPACITY_BELOW_BUDGET, "the server's max_connections "
+                            + observation.maxConnections()
                             + " − superuser_reserved_connections " + observation.superuserReserved() + " = " + capacity
                             + " is below " + budgetText + ": set database.maxConnections: "
                             + observation.maxConnections() + " in the policy, or raise max_connections",
@@ -119,13 +126,14 @@ public final class ObservedAggregator {
         } else if (total > budget) {
             return Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, TRUE,
                     Conditions.REASON_CONNECTIONS_OVER_BUDGET,
-                    "PostgreSQL holds " + total + " client connections, above "
+                    observation.scope() + " holds " + total + " client connections, above "
                             + budgetText + (suspects.isEmpty() ? "" : "; " + String.join("; ", suspects))
                             + (others.isEmpty() ? "" : "; not from a target: " + others),
                     generation, clock);
         }
         return Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, FALSE, Conditions.REASON_WITHIN_BUDGET,
-                "PostgreSQL holds " + total + " client connections, within " + budgetText, generation, clock);
+                observation.scope() + " holds " + total + " client connections, within " + budgetText,
+                generation, clock);
     }
 
     /** The target whose pod has this address, as Kind/name; null if none. */

@@ -2,6 +2,7 @@ package io.poolbudget.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import java.util.Map;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * spec.database.observe on the real node: the operator reads PostgreSQL's own pg_stat_activity with
  * a read-only monitoring role and reports, per target, the count PostgreSQL gives for the example
  * app's pods (compared with the test's own sampler); flags an app that ignores the injected variable;
- * and turns a refused login into a condition that clears when the Secret is fixed.
+ * and turns a refused login into a condition that clears when the Secret is fixed. On a server shared by two
+ * databases, each policy counts its own database's connections (issue 54), and scope Server counts them all.
  */
 @Order(2)
 // Its two tests run side by side: each has its own namespace, app, policy and monitoring Secret.
@@ -32,8 +34,8 @@ class ObservedConnectionsE2E extends OperatorTestBase {
             metadata: {name: %s}
             spec:
               database:
-                cores: 4
-                observe: {secretName: pg-monitor, intervalSeconds: 10}
+                %s
+                observe: {secretName: %s, intervalSeconds: 10%s}
               injection: {preset: %s}
               targets: [{name: %s}]
             """;
@@ -47,7 +49,7 @@ class ObservedConnectionsE2E extends OperatorTestBase {
     void reportsPostgresCountForTheAppAndFlagsAnAppThatIgnoresTheVariable() {
         secret("monitor");
         create(RealApps.app(ns, "good", 2, Map.of(), 0));
-        applyPolicy(POLICY.formatted("good-db", "spring-boot-hikari", "good"));
+        applyPolicy(policy("good-db", "spring-boot-hikari", "good"));
         awaitPolicy("good-db", p -> "Applied".equals(target(p, "good").getState()));
         awaitRolledOut("good");
         try (var sampler = ConnectionSampler.start(Set.of(RealApps.appName(ns, "good")))) {
@@ -77,7 +79,7 @@ class ObservedConnectionsE2E extends OperatorTestBase {
 
         // The Spring app reads SPRING_DATASOURCE_HIKARI_*; a policy that writes HIKARI_* is ignored by it
         create(RealApps.app(ns, "deaf", 2, Map.of(), 0));
-        applyPolicy(POLICY.formatted("deaf-db", "hikari-env", "deaf"));
+        applyPolicy(policy("deaf-db", "hikari-env", "deaf"));
         awaitPolicy("deaf-db", p -> "Applied".equals(target(p, "deaf").getState()));
         awaitRolledOut("deaf");
         // mid-rollout its unlabelled old pods count as unknown clients; once rolled out, all 20 are its own
@@ -98,7 +100,7 @@ class ObservedConnectionsE2E extends OperatorTestBase {
     void aRefusedLoginIsAConditionAndClearsWhenTheSecretIsFixed() throws Exception {
         secret("not-the-password");
         create(RealApps.app(ns, "app", 1, Map.of(), 0));
-        applyPolicy(POLICY.formatted("db", "spring-boot-hikari", "app"));
+        applyPolicy(policy("db", "spring-boot-hikari", "app"));
         // the plan goes on without the database: the app is sized and Ready while the login is refused
         PoolPolicy refused = awaitPolicy("db", p -> condition(p, "ObservationFailing", "True")
                 && condition(p, "Ready", "True"));
@@ -115,6 +117,82 @@ class ObservedConnectionsE2E extends OperatorTestBase {
 
         secret("monitor");
         awaitPolicy("db", p -> condition(p, "ObservationFailing", "False") && p.getStatus().getObserved() != null);
+    }
+
+    /**
+     * Issue 54: databases orders and billing on the test server (hack/postgres.sh), an app and a policy each. Each
+     * policy's count is its own pods' connections, not the other's nor the other tests' (database app) beside them.
+     */
+    @Test
+    void onAServerSharedByTwoDatabasesEachPolicyCountsItsOwn() {
+        Map<String, String> databases = Map.of("orders", "orders", "billing", "billing");
+        databases.forEach((app, database) -> {
+            client.resource(new SecretBuilder().withNewMetadata().withName("pg-" + database).endMetadata()
+                    .withStringData(Map.of("jdbcUrl", JDBC.substring(0, JDBC.lastIndexOf('/') + 1) + database,
+                            "username", "poolbudget_monitor", "password", "monitor"))
+                    .build()).inNamespace(ns).serverSideApply();
+            var d = RealApps.app(ns, app, app.equals("orders") ? 2 : 1, Map.of(), 0);
+            d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                    .add(new EnvVar("DB_NAME", database, null));
+            create(d);
+            applyPolicy(POLICY.formatted(app + "-db", "budget: 20", "pg-" + database, "", "spring-boot-hikari", app));
+        });
+        databases.keySet().forEach(app -> {
+            awaitPolicy(app + "-db", p -> "Applied".equals(target(p, app).getState()));
+            awaitRolledOut(app);
+        });
+        String ordersApp = RealApps.appName(ns, "orders");
+        String billingApp = RealApps.appName(ns, "billing");
+        try (var sampler = ConnectionSampler.start(Set.of(ordersApp, billingApp))) {
+            for (String app : databases.keySet()) {
+                String name = RealApps.appName(ns, app);
+                Awaitility.await("policy " + app + "-db counting database " + app + " equal to its pods' connections")
+                        .atMost(120, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS).until(() -> {
+                            var p = client.resources(PoolPolicy.class).inNamespace(ns).withName(app + "-db").get();
+                            var t = target(p, app);
+                            long own = sampler.lastByApp().getOrDefault(name, 0);
+                            return own > 0 && p.getStatus().getObserved() != null
+                                    && Long.valueOf(own).equals(p.getStatus().getObserved().getConnections())
+                                    && Long.valueOf(own).equals(t.getObservedConnections())
+                                    && condition(p, "ObservationFailing", "False");
+                        });
+                var seen = client.resources(PoolPolicy.class).inNamespace(ns).withName(app + "-db").get();
+                System.out.printf("E2E observe scope: policy %s-db: %s holds %d, its pods %d (PostgreSQL: %s)%n", app,
+                        seen.getStatus().getObserved().getScope(), seen.getStatus().getObserved().getConnections(),
+                        target(seen, app).getObservedConnections(), sampler.lastByApp());
+                assertThat(seen.getStatus().getObserved().getScope()).isEqualTo("database " + app);
+                assertThat(seen.getStatus().getConditions()).anySatisfy(c -> {
+                    assertThat(c.getType()).isEqualTo("ObservedOverBudget");
+                    assertThat(c.getMessage()).startsWith("database " + app + " holds ");
+                });
+            }
+
+            // the whole server is still there to count: billing's policy with scope Server sees orders' too
+            applyPolicy(
+                    POLICY.formatted("billing-db", "budget: 20", "pg-billing", ", scope: Server", "spring-boot-hikari",
+                            "billing"));
+            Awaitility.await("scope Server counting both databases").atMost(120, TimeUnit.SECONDS)
+                    .pollInterval(500, TimeUnit.MILLISECONDS).until(() -> {
+                        var p = client.resources(PoolPolicy.class).inNamespace(ns).withName("billing-db").get();
+                        var observed = p.getStatus().getObserved();
+                        long both = sampler.lastByApp().getOrDefault(ordersApp, 0)
+                                + sampler.lastByApp().getOrDefault(billingApp, 0);
+                        return observed != null && "the server".equals(observed.getScope())
+                                && observed.getConnections() >= both && Long.valueOf(sampler.lastByApp()
+                                        .getOrDefault(billingApp, 0)).equals(target(p, "billing")
+                                                .getObservedConnections());
+                    });
+            var server = client.resources(PoolPolicy.class).inNamespace(ns).withName("billing-db").get();
+            System.out.printf("E2E observe scope: policy billing-db, scope Server: %s holds %d (orders' and billing's "
+                    + "pods %s, the rest other tests' and the operator's)%n",
+                    server.getStatus().getObserved()
+                            .getScope(),
+                    server.getStatus().getObserved().getConnections(), sampler.lastByApp());
+        }
+    }
+
+    private static String policy(String name, String preset, String target) {
+        return POLICY.formatted(name, "cores: 4", "pg-monitor", "", preset, target);
     }
 
     private void secret(String password) {

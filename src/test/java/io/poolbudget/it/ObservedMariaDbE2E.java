@@ -36,7 +36,7 @@ class ObservedMariaDbE2E extends OperatorTestBase {
               database:
                 cores: 1
                 budget: %d
-                observe: {secretName: mariadb-monitor, intervalSeconds: 10}
+                observe: {secretName: mariadb-monitor, intervalSeconds: 10, database: app}
               injection: {preset: spring-boot-hikari}
               targets: [{name: petclinic}]
             """.formatted(BUDGET);

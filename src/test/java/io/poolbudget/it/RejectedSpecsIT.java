@@ -67,6 +67,9 @@ class RejectedSpecsIT {
             no injection               | ok   | {cores: 2}                                 |                      | [{name: a}]                            | spec.injection is required unless spec.dryRun is true
             budget past int range      | ok   | {cores: 2, budget: 3000000000}             | {preset: hikari-env} | [{name: a}]                            | spec.database.budget: Invalid value: 3000000000: spec.database.budget in body should be less than or equal to 1000000
             huge maxConnections        | ok   | {cores: 2, maxConnections: 3000000000}     | {preset: hikari-env} | [{name: a}]                            | spec.database.maxConnections in body should be less than or equal to 1000000
+            observe user, scope Database | ok | {cores: 2, observe: {secretName: pg, user: app}} | {preset: hikari-env} | [{name: a}]         | observe.user is required with scope User and only allowed with it
+            observe scope User, no user | ok  | {cores: 2, observe: {secretName: pg, scope: User}} | {preset: hikari-env} | [{name: a}]       | observe.user is required with scope User and only allowed with it
+            observe database, scope Server | ok | {cores: 2, observe: {secretName: pg, scope: Server, database: app}} | {preset: hikari-env} | [{name: a}] | observe.database is only allowed with scope Database
             huge reserved              | ok   | {cores: 2, reservedConnections: 3000000000} | {preset: hikari-env} | [{name: a}]                           | spec.database.reservedConnections in body should be less than or equal to 1000000
             huge poolsPerPod           | ok   | {cores: 2}                                 | {preset: hikari-env} | [{name: a, poolsPerPod: 3000000000}]   | spec.targets[0].poolsPerPod in body should be less than or equal to 1000
             huge fixedReplicas         | ok   | {cores: 2}                                 | {preset: hikari-env} | [{name: a, basis: Fixed, fixedReplicas: 2147483647}] | spec.targets[0].fixedReplicas in body should be less than or equal to 1000000
@@ -101,6 +104,23 @@ class RejectedSpecsIT {
         var created = client.genericKubernetesResources("poolbudget.io/v1alpha1", "PoolPolicy").inNamespace(ns)
                 .resource(Serialization.unmarshal(yaml, GenericKubernetesResource.class)).create();
         assertThat(created.getMetadata().getName()).isEqualTo("calibrated");
+    }
+
+    /** Issue 54: each observe scope with the name it needs is accepted, and scope defaults to Database. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            scope-default  | {secretName: pg}                          | Database
+            scope-database | {secretName: pg, database: orders}        | Database
+            scope-user     | {secretName: pg, scope: User, user: app}  | User
+            scope-server   | {secretName: pg, scope: Server}           | Server
+            """)
+    void theObserveScopesApply(String name, String observe, String scope) {
+        String yaml = "apiVersion: poolbudget.io/v1alpha1\nkind: PoolPolicy\nmetadata: {name: " + name + "}\nspec:\n"
+                + "  database: {cores: 2, observe: " + observe + "}\n  injection: {preset: hikari-env}\n"
+                + "  targets: [{name: a}]\n";
+        var created = client.genericKubernetesResources("poolbudget.io/v1alpha1", "PoolPolicy").inNamespace(ns)
+                .resource(Serialization.unmarshal(yaml, GenericKubernetesResource.class)).create();
+        assertThat((Object) created.get("spec", "database", "observe", "scope")).isEqualTo(scope);
     }
 
     @Test

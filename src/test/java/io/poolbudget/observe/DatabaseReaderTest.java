@@ -52,7 +52,8 @@ class DatabaseReaderTest {
         assertThat(grant.failure().reason()).isEqualTo("PermissionDenied");
         assertThat(grant.failure().message()).contains("GRANT SELECT ON performance_schema.* TO it");
         assertThat(Dialect.MARIADB.failure(new SQLException("Access denied for user 'm'@'%' to database 'app'",
-                "42000", 1044)).failure().message()).contains("name none (jdbc:mariadb://host:3306/)");
+                "42000", 1044)).failure().message())
+                .contains("name no database in it (jdbc:mariadb://host:3306/", "spec.database.observe.database");
         assertThat(Dialect.MARIADB.failure(new SQLException("Unknown table", "42S02", 1109)).failure().message())
                 .contains("reading PROCESSLIST failed");
     }

@@ -46,7 +46,7 @@ class ObservedAggregatorTest {
         Condition c = condition(st, Conditions.OBSERVED_OVER_BUDGET);
         assertThat(c.getStatus()).isEqualTo("True");
         assertThat(c.getReason()).isEqualTo(Conditions.REASON_CONNECTIONS_OVER_BUDGET);
-        assertThat(c.getMessage()).isEqualTo("PostgreSQL holds 23 client connections, above the budget of 12; "
+        assertThat(c.getMessage()).isEqualTo("the server holds 23 client connections, above the budget of 12; "
                 + "Deployment/api: 20 from its pods, which declare 6 (pool size 3): does the app read the injected "
                 + "variable?; not from a target: 10.88.0.1 1");
     }
@@ -57,8 +57,35 @@ class ObservedAggregatorTest {
         apply(st, new Observation(100, 3, Map.of("10.88.0.5", 3L), null));
         Condition c = condition(st, Conditions.OBSERVED_OVER_BUDGET);
         assertThat(c.getReason()).isEqualTo(Conditions.REASON_CAPACITY_BELOW_BUDGET);
-        assertThat(c.getMessage()).contains("max_connections 100 − superuser_reserved_connections 3 = 97 is below the "
-                + "budget of 120", "database.maxConnections: 100");
+        assertThat(c.getMessage())
+                .contains("the server's max_connections 100 − superuser_reserved_connections 3 = 97 is below the "
+                        + "budget of 120", "database.maxConnections: 100");
+    }
+
+    @Test
+    void aDatabaseScopeCountsItsOwnAndSaysWhoseEachNumberIs() {
+        var st = status(10, target("api", 6, 3), target("worker", 2, 2));
+        apply(st, Observation.of(100, 3, Map.of("10.88.0.5", 3L, "10.88.0.6", 3L), "database orders"));
+        assertThat(st.getObserved().getScope()).isEqualTo("database orders");
+        assertThat(st.getObserved().getConnections()).isEqualTo(6);
+        assertThat(condition(st, Conditions.OBSERVED_OVER_BUDGET)).satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getMessage()).isEqualTo("database orders holds 6 client connections, within the budget of 10");
+        });
+        assertThat(condition(st, Conditions.OBSERVATION_FAILING).getMessage()).isEqualTo("the server's client "
+                + "connections are read every 30 s, those of database orders counted");
+
+        apply(st, Observation.of(100, 3, Map.of("10.88.0.5", 3L, "10.88.0.6", 3L, "10.88.0.9", 5L), "user app"));
+        assertThat(condition(st, Conditions.OBSERVED_OVER_BUDGET)).satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("True");
+            assertThat(c.getMessage()).isEqualTo("user app holds 11 client connections, above the budget of 10; "
+                    + "not from a target: 10.88.0.9 5");
+        });
+
+        var slice = status(120, target("api", 6, 3)); // a slice larger than the whole server
+        apply(slice, Observation.of(100, 3, Map.of("10.88.0.5", 3L), "database orders"));
+        assertThat(condition(slice, Conditions.OBSERVED_OVER_BUDGET).getMessage()).startsWith("the server's "
+                + "max_connections 100 − superuser_reserved_connections 3 = 97 is below the budget of 120");
     }
 
     @Test
@@ -95,6 +122,7 @@ class ObservedAggregatorTest {
     }
 
     private static void apply(PoolPolicyStatus st, Observation o, ObserveGroupBy groupBy) {
+        st.getConditions().clear();
         var spec = new ObserveSpec();
         spec.setSecretName("pg-monitor");
         spec.setGroupBy(groupBy);

@@ -7,11 +7,17 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 
 /**
  * Opt-in: the operator reads the database's own view of its connections (PostgreSQL's pg_stat_activity, MariaDB's and
  * MySQL's PROCESSLIST).
  */
+@ValidationRule(value = "(has(self.scope) && self.scope == 'User') == has(self.user)", message = "observe.user is "
+        + "required with scope User and only allowed with it: name the account the apps log in as (the Secret's is the "
+        + "monitoring account)")
+@ValidationRule(value = "!has(self.database) || !has(self.scope) || self.scope == 'Database'", message = "observe.database "
+        + "is only allowed with scope Database: remove it, or set scope: Database")
 public class ObserveSpec {
     @Required
     @Size(max = 253)
@@ -29,6 +35,25 @@ public class ObserveSpec {
             + "connection attribute program_name, which needs performance_schema=ON).")
     private ObserveGroupBy groupBy = ObserveGroupBy.ClientAddress;
 
+    @Default("Database")
+    @JsonPropertyDescription("Which of the server's client connections are counted against the budget. Database (the "
+            + "default): those to one database, observe.database or else the one the Secret's jdbcUrl names; on "
+            + "MariaDB/MySQL a session counts for the database it has selected now, and one with none selected for no "
+            + "database. User: those of the account observe.user names, on every database. Server: every client "
+            + "connection of the server, for a budget of the whole server. The server's max_connections is held "
+            + "against the budget in every scope.")
+    private ObserveScope scope = ObserveScope.Database;
+
+    @Size(min = 1, max = 64)
+    @JsonPropertyDescription("With scope Database: the database counted (PostgreSQL's datname, MariaDB's and MySQL's "
+            + "schema). Default: the database the Secret's jdbcUrl names; required when that names none.")
+    private String database;
+
+    @Size(min = 1, max = 80)
+    @JsonPropertyDescription("With scope User, required: the account the apps log in as (PostgreSQL's usename, "
+            + "MariaDB's and MySQL's USER), not the monitoring account of the Secret.")
+    private String user;
+
     @Min(10)
     @Max(3600)
     @Default("30")
@@ -39,6 +64,12 @@ public class ObserveSpec {
     public void setSecretName(String secretName) { this.secretName = secretName; }
     public ObserveGroupBy getGroupBy() { return groupBy; }
     public void setGroupBy(ObserveGroupBy groupBy) { this.groupBy = groupBy; }
+    public ObserveScope getScope() { return scope; }
+    public void setScope(ObserveScope scope) { this.scope = scope; }
+    public String getDatabase() { return database; }
+    public void setDatabase(String database) { this.database = database; }
+    public String getUser() { return user; }
+    public void setUser(String user) { this.user = user; }
     public Integer getIntervalSeconds() { return intervalSeconds; }
     public void setIntervalSeconds(Integer intervalSeconds) { this.intervalSeconds = intervalSeconds; }
 }

@@ -9,8 +9,12 @@ import java.util.Objects;
 /** What the database itself reported at the last read (spec.database.observe). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ObservedStatus {
-    @JsonPropertyDescription("Client connections the server holds now, on every database of the server, the operator's "
-            + "own monitoring connection left out.")
+    @JsonPropertyDescription("What connections counts (spec.database.observe.scope): database <name>, user <name>, or "
+            + "the server.")
+    private String scope;
+
+    @JsonPropertyDescription("Client connections the server holds now in that scope, the operator's own monitoring "
+            + "connection left out.")
     private Long connections;
 
     @JsonPropertyDescription("The server's max_connections.")
@@ -23,6 +27,8 @@ public class ObservedStatus {
             + "client address, or an application name; at most 10, the rest summed as 'other'.")
     private List<ObservedClient> clients = new ArrayList<>();
 
+    public String getScope() { return scope; }
+    public void setScope(String scope) { this.scope = scope; }
     public Long getConnections() { return connections; }
     public void setConnections(Long connections) { this.connections = connections; }
     public Long getMaxConnections() { return maxConnections; }
