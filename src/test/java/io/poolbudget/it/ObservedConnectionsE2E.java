@@ -185,9 +185,15 @@ class ObservedConnectionsE2E extends OperatorTestBase {
                             .anyMatch(e -> "GhostReapRefused".equals(e.getReason()) && e.getMessage().contains(
                                     "GRANT pg_signal_backend TO poolbudget_monitor")));
             assertThat(GhostHost.backends(JDBC, ip)).as("nothing ended without the grant").isEqualTo(victimPids);
+            List<Integer> replacement = GhostHost.backends(JDBC, replacementIp());
+            assertThat(replacement).as("the replacement's pool open").hasSize(size);
             GhostHost.psql("GRANT pg_signal_backend TO poolbudget_monitor");
             Awaitility.await("the ghosts ended").atMost(3L * interval + 10, TimeUnit.SECONDS)
                     .until(() -> GhostHost.backends(JDBC, ip).isEmpty());
+            // nothing else: the host's idle connection (an address never attributed) and the replacement's pool
+            assertThat(pid(bystander)).as("the host's idle connection was not ended").isEqualTo(bystanderPid);
+            assertThat(GhostHost.backends(JDBC, replacementIp())).as("the replacement's backends").isEqualTo(
+                    replacement);
             awaitEvents(events -> assertThat(events).anySatisfy(e -> {
                 assertThat(e.getReason()).isEqualTo("GhostConnectionsEnded");
                 assertThat(e.getMessage()).contains("ended " + size + " connections from " + ip,
@@ -201,7 +207,6 @@ class ObservedConnectionsE2E extends OperatorTestBase {
                     held, after.getStatus().getBudget().getConnections());
             assertThat(held).as("the replacement's pool, within the budget").isEqualTo(size)
                     .isLessThanOrEqualTo(after.getStatus().getBudget().getConnections());
-            assertThat(pid(bystander)).as("the host's idle connection was not ended").isEqualTo(bystanderPid);
         } finally {
             client.apps().deployments().inNamespace(ns).withName("ghostly").delete();
             Awaitility.await("the app's pods gone").atMost(90, TimeUnit.SECONDS).until(() -> client.pods()
@@ -213,6 +218,13 @@ class ObservedConnectionsE2E extends OperatorTestBase {
                     + "pg_stat_activity WHERE usename = 'ghost_app'").equals("0"));
             GhostHost.psql("REVOKE pg_signal_backend FROM poolbudget_monitor", "DROP ROLE IF EXISTS ghost_app");
         }
+    }
+
+    /** The address of the app's pod that runs now (the replacement). */
+    private String replacementIp() {
+        return client.pods().inNamespace(ns).withLabel("app", "ghostly").list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus().getPodIP() != null)
+                .map(p -> p.getStatus().getPodIP()).findFirst().orElseThrow();
     }
 
     private static int pid(java.sql.Connection c) throws java.sql.SQLException {
