@@ -91,6 +91,35 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
                 BudgetHoldings.of(InformerCaches.sizedPods(context), policies, reports));
     }
 
+    /**
+     * What holds connections of the budget outside the pods, as raises are told to wait for it: the ghosts of the
+     * database's last reading (connections of pods that are gone).
+     */
+    public List<String> ghostBlockers() {
+        return observation == null ? List.of() : observation.ghosts().stream().map(g -> g.connections()
+                + " connections from " + g.address() + " of pod " + g.lastPod() + ", gone since " + g.since()
+                + " (ghosts the database still holds)").toList();
+    }
+
+    /**
+     * The addresses of the targets' pods this pass sees (terminating ones too; not those that ended, nor those on their node's network),
+     * and the pod at each: what the ghosts a pod may leave are told by.
+     */
+    public Map<String, io.poolbudget.observe.Ghosts.Pod> podsByAddress(PassResult result) {
+        Map<String, io.poolbudget.observe.Ghosts.Pod> at = new HashMap<>();
+        result.targets().stream().filter(t -> t.workload() != null).forEach(t -> view.pods(t.workload()).forEach(p -> {
+            String ip = p.getStatus() == null ? null : p.getStatus().getPodIP();
+            boolean node = p.getSpec() != null && Boolean.TRUE.equals(p.getSpec().getHostNetwork());
+            String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+            boolean ended = "Succeeded".equals(phase) || "Failed".equals(phase); // its address may be another's now
+            if (ip != null && !node && !ended && p.getMetadata().getUid() != null) {
+                at.put(ip, new io.poolbudget.observe.Ghosts.Pod(p.getMetadata().getNamespace(),
+                        p.getMetadata().getName(), p.getMetadata().getUid(), t.kind() + "/" + t.name()));
+            }
+        }));
+        return at;
+    }
+
     /** What the database reported, for the status built from {@code result}; null without spec.database.observe. */
     public StatusAggregator.Observed observed(PoolPolicy policy, PassResult result) {
         var spec = policy.getSpec() == null || policy.getSpec().getDatabase() == null ? null

@@ -46,10 +46,13 @@ public final class PolicyEventSources {
     private final io.poolbudget.observe.AgentScraper agents;
     /** Argo Rollouts' API was served when the operator started (its Rollouts are watched only then). */
     private final boolean argoRollouts;
+    private final io.poolbudget.observe.GhostWatch ghosts;
 
     PolicyEventSources(NamespacePolicies policies, boolean sharedBudgets, KubernetesClient client,
             DatabaseReader reader,
-            SharedCaches caches, io.poolbudget.observe.AgentScraper agents, boolean argoRollouts) {
+            SharedCaches caches, io.poolbudget.observe.AgentScraper agents, boolean argoRollouts,
+            io.poolbudget.observe.GhostWatch ghosts) {
+        this.ghosts = ghosts;
         this.agents = agents;
         this.argoRollouts = argoRollouts;
         this.policies = policies;
@@ -74,7 +77,7 @@ public final class PolicyEventSources {
                 // spec.database.observe: the database's own connection count, read on a timer
                 ObservationSource.create(context, client, reader, ns -> sizedPods.list(ns)
                         .filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null)
-                        .map(p -> p.getStatus().getPodIP()).collect(java.util.stream.Collectors.toSet()))));
+                        .map(p -> p.getStatus().getPodIP()).collect(java.util.stream.Collectors.toSet()), ghosts)));
         // Claims span policies: when one appears, changes or goes, its neighbours must look again (a conflict appears
         // or clears for both), and a shared budget's shares and raise blockers span its policies' statuses.
         // the kinds beyond Deployments and StatefulSets: CronJobs always, Argo Rollouts where their API is served

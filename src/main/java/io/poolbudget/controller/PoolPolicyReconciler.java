@@ -24,6 +24,9 @@ import io.poolbudget.decide.PolicyPass;
 import io.poolbudget.memory.PolicyMemory;
 import io.poolbudget.metrics.PolicyMetrics;
 import io.poolbudget.observe.DatabaseReader;
+import io.poolbudget.observe.GhostWatch;
+import io.poolbudget.observe.Ghosts;
+import io.poolbudget.observe.ObservationSource;
 import io.poolbudget.status.StatusAggregator;
 import io.poolbudget.write.PolicyEvents;
 import io.poolbudget.write.Realizer;
@@ -62,11 +65,13 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     private final StatusAggregator statuses;
     private final OperatorConfig config;
     private final io.poolbudget.observe.AgentScraper agents;
+    private final Ghosts ghosts;
 
     public PoolPolicyReconciler(KubernetesClient client, SharedCaches caches, PolicyMemory memory, Realizer realizer,
             PolicyEvents events, PolicyMetrics metrics, DatabaseReader reader, OperatorConfig config,
-            io.poolbudget.observe.AgentScraper agents) {
+            io.poolbudget.observe.AgentScraper agents, Ghosts ghosts) {
         this.agents = agents;
+        this.ghosts = ghosts;
         this.client = client;
         this.caches = caches;
         this.memory = memory;
@@ -95,7 +100,8 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     public UpdateControl<PoolPolicy> reconcile(PoolPolicy policy, Context<PoolPolicy> context) {
         var reads = PolicyReads.of(policy, context, policies, memory.workloads(), config.sharedBudgets().enabled(),
                 clock.instant(), agents::report);
-        reads.view().withReports(agents.reports(policy.getMetadata().getNamespace()));
+        reads.view().withReports(agents.reports(policy.getMetadata().getNamespace()))
+                .withHeldElsewhere(reads.ghostBlockers());
         Decision decision = PolicyPass.decide(policy, reads.view(), reads.neighbours(), reads.shared(), clock.instant(),
                 config.stabilizationWindow(), config.agentImage().orElse(null));
         PoolPolicy current = announce(policy, context, reads, decision);
@@ -128,6 +134,9 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
         var observed = reads.observed(policy, result);
         if (observed == null) {
             reader.forget(policy); // observing was turned off
+            ghosts.forget(ObservationSource.key(policy));
+        } else if (observed.spec().getGroupBy() != io.poolbudget.api.v1alpha1.ObserveGroupBy.ApplicationName) {
+            ghosts.attribute(ObservationSource.key(policy), reads.podsByAddress(result)); // for the ghosts they leave
         }
         var built = statuses.build(policy, result, memory.lastReported(policy), memory.of(policy).overSince(),
                 observed);
@@ -177,8 +186,9 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
 
     @Override
     public List<EventSource<?, PoolPolicy>> prepareEventSources(EventSourceContext<PoolPolicy> context) {
+        var watch = new GhostWatch(ghosts, reader, client, events::say, clock);
         return new PolicyEventSources(policies, config.sharedBudgets().enabled(), client, reader, caches, agents,
-                argoRolloutsServed()).create(context);
+                argoRolloutsServed(), watch).create(context);
     }
 
     /** Argo Rollouts' API, as discovery tells it now: its Rollouts are watched only where it is served. */

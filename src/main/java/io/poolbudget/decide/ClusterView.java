@@ -44,6 +44,7 @@ public final class ClusterView implements WorkloadCatalog {
     private Map<String, AgentReport> reports = Map.of();
     /** The namespace's PodDisruptionBudgets; none where not read. */
     private Collection<io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget> disruptionBudgets = List.of();
+    private List<String> heldElsewhere = List.of();
 
     public ClusterView(Collection<Deployment> deployments, Collection<StatefulSet> statefulSets,
             Collection<HorizontalPodAutoscaler> hpas, Collection<Pod> pods, Collection<ConfigMap> configMaps) {
@@ -107,6 +108,24 @@ public final class ClusterView implements WorkloadCatalog {
     public ClusterView withReports(Map<String, AgentReport> reports) {
         this.reports = Map.copyOf(reports);
         return this;
+    }
+
+    /**
+     * This view with what holds connections of the budget outside the pods (the ghosts a gone pod left at the
+     * database, spec.database.observe): raises wait while it does.
+     */
+    public ClusterView withHeldElsewhere(List<String> held) {
+        this.heldElsewhere = List.copyOf(held);
+        return this;
+    }
+
+    List<String> heldElsewhere() {
+        return heldElsewhere;
+    }
+
+    /** The labelled pods of the workload the cache has now, terminating ones too. */
+    public List<Pod> pods(Workload w) {
+        return podsOf(w);
     }
 
     AgentReport report(Pod p) {

@@ -181,6 +181,7 @@ public final class PolicyPass {
             }
             // raises also wait for the other policies of a shared budget, in every namespace, to shrink first
             this.blockers = new ArrayList<>(shared == null ? List.of() : shared.blockers(policy));
+            this.blockers.addAll(view.heldElsewhere()); // connections of gone pods the database still holds
             this.budget = shared == null ? null : SharedBudgets.ref(policy);
             this.agentImage = agentImage;
             this.live = LiveResize.on(injection, agentImage);

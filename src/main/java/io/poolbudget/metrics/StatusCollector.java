@@ -194,6 +194,12 @@ final class StatusCollector extends Collector {
                         + "maxConnections)",
                         st -> st.getObserved() == null ? Double.NaN
                                 : num(st.getObserved().getMaxConnections())),
+                new Series<>("poolbudget_observed_ghost_connections", "Connections the database holds for pods that "
+                        + "are gone (status.observed.ghostConnections): they count against the budget until they end; "
+                        + "0 while there are none, NaN without spec.database.observe",
+                        st -> st.getObserved() == null ? Double.NaN
+                                : st.getObserved().getGhostConnections() == null ? 0
+                                        : num(st.getObserved().getGhostConnections())),
                 new Series<>("poolbudget_observed_over_budget",
                         "1 while the database's own count is above the budget or "
                                 + "its capacity below it (condition ObservedOverBudget=True)",

@@ -99,6 +99,26 @@ public final class DatabaseReader implements AutoCloseable {
         return Observation.of(max, reserved, byClient, scope.describe());
     }
 
+    /** Work on one connection: {@link #onPool}'s. */
+    @FunctionalInterface
+    interface Work<T> {
+        T on(Connection c) throws SQLException;
+    }
+
+    /**
+     * {@code work} on the connection of the pool {@link #read} made for {@code key} (the ghosts' queries and ends,
+     * {@link GhostWatch}); null where there is none.
+     */
+    <T> T onPool(String key, Work<T> work) throws SQLException {
+        Pool pool = pools.get(key);
+        if (pool == null) {
+            return null;
+        }
+        try (Connection c = pool.dataSource().getConnection()) {
+            return work.on(c);
+        }
+    }
+
     public void forget(String key) {
         Pool pool = pools.remove(key);
         if (pool != null) {

@@ -88,11 +88,19 @@ public enum Dialect {
      * the one it has selected now, null for none (such a session counts for no database).
      */
     String clientsQuery(ObserveScope scope) {
-        return clients + switch (scope) {
+        return clients + scopeCondition(scope) + " GROUP BY 1, 2";
+    }
+
+    /**
+     * The condition a query of this server's sessions adds for a scope (" AND ..." with one parameter, the name, for
+     * Database and User; nothing for Server). MariaDB's names the view p (information_schema.PROCESSLIST p).
+     */
+    String scopeCondition(ObserveScope scope) {
+        return switch (scope) {
             case Database -> " AND " + ofDatabase;
             case User -> " AND " + ofUser;
             case Server -> "";
-        } + " GROUP BY 1, 2";
+        };
     }
 
     /** The driver's URL and settings for the operator's reads: named, and no read waits long. */

@@ -36,11 +36,18 @@ public final class ObservationSource {
     public static PerResourcePollingEventSource<Observation, PoolPolicy, String> create(
             EventSourceContext<PoolPolicy> context,
             KubernetesClient client, DatabaseReader reader, Function<String, Set<String>> cached) {
+        return create(context, client, reader, cached, null);
+    }
+
+    /** {@code ghosts}: what finds the connections of pods that are gone after each read (null: none is looked for). */
+    public static PerResourcePollingEventSource<Observation, PoolPolicy, String> create(
+            EventSourceContext<PoolPolicy> context, KubernetesClient client, DatabaseReader reader,
+            Function<String, Set<String>> cached, GhostWatch ghosts) {
         PerResourcePollingEventSource.ResourceFetcher<Observation, PoolPolicy> fetcher = new PerResourcePollingEventSource.ResourceFetcher<>() {
             @Override
             public Set<Observation> fetchResources(PoolPolicy policy) {
                 ObserveSpec spec = spec(policy);
-                return spec == null ? Set.of() : Set.of(read(client, reader, policy, spec, cached));
+                return spec == null ? Set.of() : Set.of(read(client, reader, policy, spec, cached, ghosts));
             }
 
             @Override
@@ -66,7 +73,7 @@ public final class ObservationSource {
     }
 
     private static Observation read(KubernetesClient client, DatabaseReader reader, PoolPolicy policy,
-            ObserveSpec spec, Function<String, Set<String>> cached) {
+            ObserveSpec spec, Function<String, Set<String>> cached, GhostWatch ghosts) {
         String ns = policy.getMetadata().getNamespace();
         Secret secret;
         try {
@@ -97,12 +104,14 @@ public final class ObservationSource {
             return Observation.failed(scope.scope() == ObserveScope.User ? "UserNotNamed" : "DatabaseNotNamed",
                     scope.unnamed(url));
         }
-        Observation read = reader.read(key(policy), new DatabaseReader.Credentials(url, user, password),
-                spec.getGroupBy(), scope);
+        var credentials = new DatabaseReader.Credentials(url, user, password);
+        Observation read = reader.read(key(policy), credentials, spec.getGroupBy(), scope);
         if (read.failure() != null || spec.getGroupBy() == ObserveGroupBy.ApplicationName) {
             return read;
         }
-        return read.withClientPods(ClientPods.find(client, ns, read.byClient().keySet(), cached.apply(ns)));
+        Set<String> sized = cached.apply(ns);
+        read = read.withClientPods(ClientPods.find(client, ns, read.byClient().keySet(), sized));
+        return ghosts == null ? read : ghosts.look(policy, spec, read, sized, credentials, scope);
     }
 
     private static String value(Secret s, String key) {

@@ -1,5 +1,7 @@
 package io.poolbudget.status;
 
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,11 +13,26 @@ import java.util.Map;
  *            the operator caches (pods it has not sized: started before it first sized their workload, or from a
  *            template it did not size), where such a pod was found; so their connections count for their workload
  * @param scope what byClient counts, as status says it: "database orders", "user app", "the server"
+ * @param ghosts connections of pods that are gone, by address ({@link io.poolbudget.observe.Ghosts}); empty where
+ *            there are none
+ * @param ghostFix what ends such connections on this server (its settings), for the Warning that names them
  */
 public record Observation(long maxConnections, long superuserReserved, Map<String, Long> byClient, Failure failure,
-        Map<String, Map<String, String>> clientPods, String scope) {
+        Map<String, Map<String, String>> clientPods, String scope, List<Ghost> ghosts, String ghostFix) {
+    /**
+     * Connections from an address no pod has now, that a target's pod ({@code lastPod}: namespace/name of Kind/name)
+     * had, opened before {@code since}: when the operator found the address without its pod.
+     */
+    public record Ghost(String address, long connections, Instant since, String lastPod) {}
+
     /** Why the database could not be read: a reason (SecretNotFound, Unreachable, LoginFailed, ...) and what to do. */
     public record Failure(String reason, String message) {}
+
+    /** A read of a scope, with its clients' pods and without ghosts. */
+    public Observation(long maxConnections, long superuserReserved, Map<String, Long> byClient, Failure failure,
+            Map<String, Map<String, String>> clientPods, String scope) {
+        this(maxConnections, superuserReserved, byClient, failure, clientPods, scope, List.of(), null);
+    }
 
     /** A read of the whole server whose clients' pods were not looked up. */
     public Observation(long maxConnections, long superuserReserved, Map<String, Long> byClient, Failure failure) {
@@ -34,7 +51,19 @@ public record Observation(long maxConnections, long superuserReserved, Map<Strin
 
     /** This read, with the labels of the pods found at some of its client addresses. */
     public Observation withClientPods(Map<String, Map<String, String>> pods) {
-        return new Observation(maxConnections, superuserReserved, byClient, failure, Map.copyOf(pods), scope);
+        return new Observation(maxConnections, superuserReserved, byClient, failure, Map.copyOf(pods), scope, ghosts,
+                ghostFix);
+    }
+
+    /** This read, with the ghosts found among its clients and what ends them on its server. */
+    public Observation withGhosts(List<Ghost> found, String fix) {
+        return new Observation(maxConnections, superuserReserved, byClient, failure, clientPods, scope,
+                List.copyOf(found), found.isEmpty() ? null : fix);
+    }
+
+    /** Of {@link #connections}, those of pods that are gone. */
+    public long ghostConnections() {
+        return ghosts.stream().mapToLong(Ghost::connections).sum();
     }
 
     public long connections() {

@@ -28,6 +28,7 @@ import java.util.stream.Collectors;
  */
 public final class ObservedAggregator {
     public static final int CLIENTS_LISTED = 10;
+    public static final int GHOSTS_LISTED = 5;
 
     private ObservedAggregator() {}
 
@@ -85,6 +86,7 @@ public final class ObservedAggregator {
         observed.setMaxConnections(observation.maxConnections());
         observed.setSuperuserReservedConnections(observation.superuserReserved());
         observed.setClients(top(byClient));
+        ghosts(observed, observation);
         status.setObserved(observed);
         List<String> suspects = new ArrayList<>();
         for (TargetStatus t : status.getTargets()) {
@@ -113,8 +115,11 @@ public final class ObservedAggregator {
         String budgetText = instances == 1 ? "the budget of " + budget : "the budget of " + budget + " per instance ("
                 + status.getBudget().getConnections() + " over " + instances + " instances)";
         long capacity = observation.maxConnections() - observation.superuserReserved();
+        Map<String, Observation.Ghost> ghosts = observation.ghosts().stream().collect(Collectors.toMap(
+                Observation.Ghost::address, g -> g));
         String others = byAddress ? byClient.entrySet().stream().filter(e -> !e.getKey().contains("/"))
-                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")) : "";
+                .map(e -> e.getKey() + " " + e.getValue() + ghostNote(ghosts.get(e.getKey())))
+                .collect(Collectors.joining(", ")) : "";
         if (capacity < budget) {
             return Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, TRUE,
                     Conditions.REASON_CAPACITY_BELOW_BUDGET, "the server's max_connections "
@@ -128,12 +133,34 @@ public final class ObservedAggregator {
                     Conditions.REASON_CONNECTIONS_OVER_BUDGET,
                     observation.scope() + " holds " + total + " client connections, above "
                             + budgetText + (suspects.isEmpty() ? "" : "; " + String.join("; ", suspects))
-                            + (others.isEmpty() ? "" : "; not from a target: " + others),
+                            + (others.isEmpty() ? "" : "; not from a target: " + others)
+                            + (ghosts.isEmpty() ? "" : "; to end ghosts: " + observation.ghostFix()),
                     generation, clock);
         }
         return Conditions.carry(previous, Conditions.OBSERVED_OVER_BUDGET, FALSE, Conditions.REASON_WITHIN_BUDGET,
                 observation.scope() + " holds " + total + " client connections, within " + budgetText,
                 generation, clock);
+    }
+
+    /** " (3 of them of pod ns/web-1 (Deployment/web), gone since ...: ghosts)", or "" for an address without. */
+    private static String ghostNote(Observation.Ghost g) {
+        return g == null ? "" : " (" + g.connections() + " of them of pod " + g.lastPod() + ", gone since "
+                + g.since().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + ": ghosts; "
+                + "see status.observed.ghosts)";
+    }
+
+    /** The ghosts (connections of pods that are gone), most first: the first {@link #GHOSTS_LISTED}, and how many. */
+    private static void ghosts(ObservedStatus observed, Observation observation) {
+        if (observation.ghosts().isEmpty()) {
+            return;
+        }
+        observed.setGhostConnections(observation.ghostConnections());
+        observed.setGhostAddresses(observation.ghosts().size());
+        observed.setGhosts(observation.ghosts().stream().sorted(java.util.Comparator.comparingLong(
+                Observation.Ghost::connections).reversed().thenComparing(Observation.Ghost::address))
+                .limit(GHOSTS_LISTED).map(g -> new ObservedStatus.Ghost(g.address(), g.connections(),
+                        g.since().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), g.lastPod()))
+                .toList());
     }
 
     /** The target whose pod has this address, as Kind/name; null if none. */

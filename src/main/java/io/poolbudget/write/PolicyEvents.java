@@ -216,6 +216,11 @@ public final class PolicyEvents {
         }
     }
 
+    /** An Event of {@code type} (Normal, Warning) said from outside a pass (the ghosts found after a database read). */
+    public void say(PoolPolicy policy, String type, String reason, String message) {
+        emit(policy, type, reason, message);
+    }
+
     public void normal(PoolPolicy policy, String reason, String message) {
         emit(policy, "Normal", reason, message);
     }

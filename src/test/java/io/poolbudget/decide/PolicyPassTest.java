@@ -243,4 +243,20 @@ public class PolicyPassTest {
         assertThat(result.targets().get(0).pendingSince()).isEqualTo(NOW);
         assertThat(result.requeue()).isEqualTo(Duration.ofMinutes(3));
     }
+
+    @Test
+    void ghostsAtTheDatabaseHoldARaiseAndItGoesOnOnceTheyAreGone() {
+        var writer = new RecordingWriter();
+        var p = policy("db", SPEC);
+        var ghosts = List.of("5 connections from 10.244.0.17 of pod shop/web-1 (Deployment/web), gone since "
+                + "2026-01-01T09:58:00Z (ghosts the database still holds)");
+        // 2 -> 4 with no stabilisation window: held only by the ghosts
+        var held = Passes.run(p, view(web(2)).withHeldElsewhere(ghosts), List.of(p), writer, NOW, Duration.ZERO);
+        assertThat(writer.applied).isEmpty();
+        assertThat(held.targets().get(0).state()).isEqualTo(State.Pending);
+        assertThat(held.targets().get(0).message()).contains("10.244.0.17 of pod shop/web-1");
+        var freed = Passes.run(p, view(web(2)).withHeldElsewhere(List.of()), List.of(p), writer, NOW, Duration.ZERO);
+        assertThat(freed.targets().get(0).state()).isEqualTo(State.Rolling);
+        assertThat(writer.applied).hasSize(1);
+    }
 }

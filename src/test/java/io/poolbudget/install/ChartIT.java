@@ -230,7 +230,7 @@ class ChartIT {
         assertThat(alerts).containsExactlyInAnyOrder("PoolBudgetOversubscribed", "PoolBudgetPodsOverBudget",
                 "PoolBudgetRaisePendingTooLong", "PoolBudgetConflict", "PoolBudgetOperatorNotReconciling",
                 "PoolBudgetReconcileErrors", "PoolBudgetOperatorAbsent", "PoolBudgetObservedOverBudget",
-                "PoolBudgetObservationFailing");
+                "PoolBudgetGhostConnections", "PoolBudgetObservationFailing");
         assertThat(rule.toString()).contains("poolbudget_target_raise_pending_seconds) > 600");
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -193,6 +194,122 @@ class ObservedConnectionsE2E extends OperatorTestBase {
 
     private static String policy(String name, String preset, String target) {
         return POLICY.formatted(name, "cores: 4", "pg-monitor", "", preset, target);
+    }
+
+    /**
+     * Issue 54, item 3: a pod whose network is cut and that is then killed never closes its connections; with the
+     * server's keepalives off for its role (the kernel's 2 hours), PostgreSQL keeps them while its replacement opens
+     * its own. They are reported as ghosts within 2 observe periods, named by a Warning with the fix; a reap the
+     * account may not do is a Warning naming the GRANT; once granted, the operator ends them, and nothing else: the
+     * replacement's backends and an idle connection from an address no pod had (the host's) are untouched.
+     */
+    @Test
+    void ghostsOfAPodKilledBehindACutNetworkAreReportedAndOnlyTheyAreEnded() throws Exception {
+        int interval = 10;
+        // the role's sessions only: the server's own keepalive settings stay as they are for every other test
+        GhostHost.psql("DROP ROLE IF EXISTS ghost_app", "CREATE ROLE ghost_app LOGIN PASSWORD 'ghost'",
+                "ALTER ROLE ghost_app SET tcp_keepalives_idle = 0", "ALTER ROLE ghost_app SET "
+                        + "tcp_keepalives_interval = 0",
+                "ALTER ROLE ghost_app SET tcp_keepalives_count = 0",
+                "REVOKE pg_signal_backend FROM poolbudget_monitor");
+        secret("monitor");
+        var app = RealApps.app(ns, "ghostly", 1, Map.of(), 0);
+        var env = app.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv();
+        env.add(new io.fabric8.kubernetes.api.model.EnvVar("DB_USER", "ghost_app", null));
+        env.add(new io.fabric8.kubernetes.api.model.EnvVar("DB_PASSWORD", "ghost", null));
+        create(app);
+        applyPolicy(POLICY.formatted("ghost-db", "spring-boot-hikari", "ghostly").replace("intervalSeconds: 10}",
+                "intervalSeconds: " + interval + ", reapGhostsAfterSeconds: 30}"));
+        PoolPolicy sized = awaitPolicy("ghost-db", p -> "Applied".equals(target(p, "ghostly").getState())
+                && target(p, "ghostly").getAppliedPoolSize() != null && target(p, "ghostly")
+                        .getObservedConnections() != null
+                && target(p, "ghostly").getObservedConnections()
+                        .equals((long) target(p, "ghostly").getAppliedPoolSize()),
+                180);
+        int size = target(sized, "ghostly").getAppliedPoolSize();
+        var victim = client.pods().inNamespace(ns).withLabel("app", "ghostly").list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).findFirst().orElseThrow();
+        String ip = victim.getStatus().getPodIP();
+        Awaitility.await("the victim's pool open").atMost(60, TimeUnit.SECONDS)
+                .until(() -> GhostHost.backends(JDBC, ip).size() == size);
+        List<Integer> victimPids = GhostHost.backends(JDBC, ip);
+        try (var host = new GhostHost();
+                // an idle connection from an address no pod has (the host's): never a ghost, never ended
+                var bystander = java.sql.DriverManager.getConnection(JDBC, "app", "app")) {
+            int bystanderPid = pid(bystander);
+            host.cut(ip);
+            long killed = System.nanoTime();
+            client.pods().inNamespace(ns).withName(victim.getMetadata().getName()).withGracePeriod(0).delete();
+            PoolPolicy reported = awaitPolicy("ghost-db", p -> p.getStatus().getObserved() != null
+                    && p.getStatus().getObserved().getGhosts() != null, 2 * interval + 10);
+            double seconds = (System.nanoTime() - killed) / 1e9;
+            var ghost = reported.getStatus().getObserved().getGhosts().get(0);
+            System.out.printf("E2E ghosts: %d connections from %s of %s reported %.1f s after the kill (observe "
+                    + "interval %d s)%n", ghost.getConnections(), ghost.getAddress(), ghost.getLastPod(), seconds,
+                    interval);
+            assertThat(seconds).as("within 2 observe periods and a read").isLessThanOrEqualTo(2 * interval + 5);
+            assertThat(ghost.getAddress()).isEqualTo(ip);
+            assertThat(ghost.getConnections()).isEqualTo(size);
+            assertThat(ghost.getLastPod()).isEqualTo(ns + "/" + victim.getMetadata().getName()
+                    + " (Deployment/ghostly)");
+            awaitEvents(events -> assertThat(events).anySatisfy(e -> {
+                assertThat(e.getReason()).isEqualTo("GhostConnections");
+                assertThat(e.getType()).isEqualTo("Warning");
+                assertThat(e.getMessage()).contains(ip, "tcp_keepalives_idle", "idle_session_timeout");
+            }));
+            // the monitoring role may not end another role's backend yet: a Warning naming the GRANT, nothing ended
+            Awaitility.await("the refused reap said").atMost(60, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS)
+                    .until(() -> client.v1().events().inNamespace(ns).list().getItems().stream()
+                            .anyMatch(e -> "GhostReapRefused".equals(e.getReason()) && e.getMessage().contains(
+                                    "GRANT pg_signal_backend TO poolbudget_monitor")));
+            assertThat(GhostHost.backends(JDBC, ip)).as("nothing ended without the grant").isEqualTo(victimPids);
+            List<Integer> replacement = GhostHost.backends(JDBC, replacementIp());
+            assertThat(replacement).as("the replacement's pool open").hasSize(size);
+            GhostHost.psql("GRANT pg_signal_backend TO poolbudget_monitor");
+            Awaitility.await("the ghosts ended").atMost(3L * interval + 10, TimeUnit.SECONDS)
+                    .until(() -> GhostHost.backends(JDBC, ip).isEmpty());
+            // nothing else: the host's idle connection (an address never attributed) and the replacement's pool
+            assertThat(pid(bystander)).as("the host's idle connection was not ended").isEqualTo(bystanderPid);
+            assertThat(GhostHost.backends(JDBC, replacementIp())).as("the replacement's backends").isEqualTo(
+                    replacement);
+            awaitEvents(events -> assertThat(events).anySatisfy(e -> {
+                assertThat(e.getReason()).isEqualTo("GhostConnectionsEnded");
+                assertThat(e.getMessage()).contains("ended " + size + " connections from " + ip,
+                        victim.getMetadata().getName());
+            }));
+            PoolPolicy after = awaitPolicy("ghost-db", p -> p.getStatus().getObserved() != null
+                    && p.getStatus().getObserved().getGhosts() == null, 3 * interval);
+            long held = Long.parseLong(GhostHost.psql("SELECT count(*) FROM pg_stat_activity WHERE usename = "
+                    + "'ghost_app'"));
+            System.out.printf("E2E ghosts: after the reap PostgreSQL holds %d connections of the app, budget %d%n",
+                    held, after.getStatus().getBudget().getConnections());
+            assertThat(held).as("the replacement's pool, within the budget").isEqualTo(size)
+                    .isLessThanOrEqualTo(after.getStatus().getBudget().getConnections());
+        } finally {
+            client.apps().deployments().inNamespace(ns).withName("ghostly").delete();
+            Awaitility.await("the app's pods gone").atMost(90, TimeUnit.SECONDS).until(() -> client.pods()
+                    .inNamespace(ns).withLabel("app", "ghostly").list().getItems().isEmpty());
+            // a failed run's ghosts, ended as the superuser, so that the role can go
+            GhostHost.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = "
+                    + "'ghost_app'");
+            Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> GhostHost.psql("SELECT count(*) FROM "
+                    + "pg_stat_activity WHERE usename = 'ghost_app'").equals("0"));
+            GhostHost.psql("REVOKE pg_signal_backend FROM poolbudget_monitor", "DROP ROLE IF EXISTS ghost_app");
+        }
+    }
+
+    /** The address of the app's pod that runs now (the replacement). */
+    private String replacementIp() {
+        return client.pods().inNamespace(ns).withLabel("app", "ghostly").list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus().getPodIP() != null)
+                .map(p -> p.getStatus().getPodIP()).findFirst().orElseThrow();
+    }
+
+    private static int pid(java.sql.Connection c) throws java.sql.SQLException {
+        try (var r = c.createStatement().executeQuery("SELECT pg_backend_pid()")) {
+            r.next();
+            return r.getInt(1);
+        }
     }
 
     private void secret(String password) {

@@ -117,6 +117,58 @@ class ObservedAggregatorTest {
         assertThat(st.getTargets().get(0).getObservedConnections()).isNull();
     }
 
+    @Test
+    void ghostsAreNamedWithAStableSinceAndCountAgainstTheBudget() {
+        Instant since = Instant.parse("2026-11-22T09:58:30.123Z");
+        var read = new Observation(100, 3, Map.of("10.88.0.5", 3L, "10.88.0.6", 3L, "10.88.0.7", 2L, "10.88.0.9", 5L),
+                null).withGhosts(List.of(new Observation.Ghost("10.88.0.9", 5, since, "shop/api-1 (Deployment/api)")),
+                        "set tcp_keepalives_idle");
+        var st = status(12, target("api", 6, 3), target("worker", 2, 2));
+        apply(st, read);
+        assertThat(st.getObserved().getGhostConnections()).isEqualTo(5);
+        assertThat(st.getObserved().getGhostAddresses()).isEqualTo(1);
+        assertThat(st.getObserved().getGhosts()).singleElement().satisfies(g -> {
+            assertThat(g.getAddress()).isEqualTo("10.88.0.9");
+            assertThat(g.getConnections()).isEqualTo(5);
+            assertThat(g.getSince()).as("a time, not an age that moves every pass").isEqualTo("2026-11-22T09:58:30Z");
+            assertThat(g.getLastPod()).isEqualTo("shop/api-1 (Deployment/api)");
+        });
+        Condition c = condition(st, Conditions.OBSERVED_OVER_BUDGET);
+        assertThat(c.getStatus()).as("6 + 2 of the pods and 5 ghosts: 13 of 12").isEqualTo("True");
+        assertThat(c.getMessage()).contains("not from a target: 10.88.0.9 5 (5 of them of pod shop/api-1 "
+                + "(Deployment/api), gone since 2026-11-22T09:58:30Z: ghosts; see status.observed.ghosts)",
+                "to end ghosts: set tcp_keepalives_idle");
+        var again = status(12, target("api", 6, 3), target("worker", 2, 2));
+        apply(again, read);
+        assertThat(io.poolbudget.status.SameStatus.as(again, st)).as("an unchanged read writes nothing").isTrue();
+    }
+
+    @Test
+    void withoutGhostsNothingIsSaidOfThem() {
+        var st = status(12, target("api", 6, 3));
+        apply(st, new Observation(100, 3, Map.of("10.88.0.5", 3L, "10.88.0.9", 5L), null));
+        assertThat(st.getObserved().getGhosts()).isNull();
+        assertThat(st.getObserved().getGhostConnections()).isNull();
+        assertThat(condition(st, Conditions.OBSERVED_OVER_BUDGET).getMessage()).doesNotContain("ghost");
+    }
+
+    @Test
+    void theGhostsListedAreBounded() {
+        List<Observation.Ghost> many = new ArrayList<>();
+        Map<String, Long> clients = new HashMap<>();
+        for (int i = 0; i < 8; i++) {
+            many.add(new Observation.Ghost("10.9.0." + i, i + 1, Instant.parse("2026-11-22T09:00:00Z"), "shop/p" + i
+                    + " (Deployment/api)"));
+            clients.put("10.9.0." + i, (long) i + 1);
+        }
+        var st = status(1000, target("api", 6, 3));
+        apply(st, new Observation(2000, 3, clients, null).withGhosts(many, "fix"));
+        assertThat(st.getObserved().getGhosts()).hasSize(ObservedAggregator.GHOSTS_LISTED).first()
+                .satisfies(g -> assertThat(g.getAddress()).isEqualTo("10.9.0.7"));
+        assertThat(st.getObserved().getGhostAddresses()).isEqualTo(8);
+        assertThat(st.getObserved().getGhostConnections()).isEqualTo(36);
+    }
+
     private static void apply(PoolPolicyStatus st, Observation o) {
         apply(st, o, ObserveGroupBy.ClientAddress);
     }

@@ -60,6 +60,16 @@ public class ObserveSpec {
     @JsonPropertyDescription("Seconds between two reads of the database's connections (10 to 3600, default 30).")
     private Integer intervalSeconds = 30;
 
+    @Min(30)
+    @Max(86400)
+    @JsonPropertyDescription("Opt-in: end the connections of a pod that is gone (ghosts: backends a lost node or a "
+            + "killed pod left open, which the server keeps until TCP keepalive notices) this many seconds after their "
+            + "address lost its pod (30 to 86400; unset: they are reported, never ended). Only backends of an address "
+            + "the operator saw a target's pod hold, opened before that pod was gone, are ended (PostgreSQL: "
+            + "pg_terminate_backend, the account needs pg_signal_backend; MariaDB/MySQL: KILL CONNECTION, the "
+            + "account needs CONNECTION ADMIN or SUPER).")
+    private Integer reapGhostsAfterSeconds;
+
     public String getSecretName() { return secretName; }
     public void setSecretName(String secretName) { this.secretName = secretName; }
     public ObserveGroupBy getGroupBy() { return groupBy; }
@@ -72,4 +82,6 @@ public class ObserveSpec {
     public void setUser(String user) { this.user = user; }
     public Integer getIntervalSeconds() { return intervalSeconds; }
     public void setIntervalSeconds(Integer intervalSeconds) { this.intervalSeconds = intervalSeconds; }
+    public Integer getReapGhostsAfterSeconds() { return reapGhostsAfterSeconds; }
+    public void setReapGhostsAfterSeconds(Integer seconds) { this.reapGhostsAfterSeconds = seconds; }
 }
