@@ -67,7 +67,7 @@ class ObservedConnectionsE2E extends OperatorTestBase {
             PoolPolicy seen = client.resources(PoolPolicy.class).inNamespace(ns).withName("good-db").get();
             int applied = target(seen, "good").getAppliedPoolSize();
             System.out.printf("E2E observe: PostgreSQL %d connections of app good, the operator reports %d "
-                    + "(server total %d, max_connections %d)%n", sampler.now(),
+                    + "(its observe scope %d, max_connections %d)%n", sampler.now(),
                     target(seen, "good").getObservedConnections(),
                     seen.getStatus().getObserved().getConnections(),
                     seen.getStatus().getObserved().getMaxConnections());

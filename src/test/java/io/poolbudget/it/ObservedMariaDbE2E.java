@@ -81,11 +81,12 @@ class ObservedMariaDbE2E extends OperatorTestBase {
                     });
             var seen = client.resources(PoolPolicy.class).inNamespace(ns).withName("db").get();
             System.out.printf("ObservedMariaDbE2E: before the policy MariaDB counted %s; after it, size %d x 2 pods, "
-                    + "MariaDB %d, the operator %d (server total %d, max_connections %d)%n", before, size,
+                    + "MariaDB %d, the operator %d (its observe scope %d, max_connections %d)%n", before, size,
                     sampler.now(), target(seen, "petclinic").getObservedConnections(),
                     seen.getStatus().getObserved().getConnections(), seen.getStatus().getObserved()
                             .getMaxConnections());
             assertThat(seen.getStatus().getObserved().getMaxConnections()).isEqualTo(100);
+            assertThat(seen.getStatus().getObserved().getScope()).isEqualTo("database app"); // observe.database
             assertThat(seen.getStatus().getObserved().getClients()).anySatisfy(c -> {
                 assertThat(c.getClient()).isEqualTo("Deployment/petclinic");
                 assertThat(c.getConnections()).isEqualTo(2L * size);
