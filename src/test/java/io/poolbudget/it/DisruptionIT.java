@@ -273,7 +273,10 @@ class DisruptionIT extends OperatorTestBase {
             var after = target(awaitPolicy("db", p -> "Applied".equals(target(p, "web").getState())
                     && target(p, "web").getBasisReplicas() != null && target(p, "web").getBasisReplicas() == 3), "web");
             System.out.printf("DisruptionIT HPA 8 -> 3 then a rollout: %s; terminatingSeen %s; the pods held at most "
-                    + "%d at a pod event, %d every 100 ms, of %d%n", after.getExplanation(), after.getTerminatingSeen(),
+                    + "%d at a pod event, %d every 100 ms, of %d%n", after.getExplanation(),
+                    after.getTerminatingSeen() == null ? "none"
+                            : after.getTerminatingSeen().stream().map(m -> m.getRevision() + ": " + m.getPods())
+                                    .toList(),
                     events.peak(), polled.peak(), BUDGET);
             // the rules: 3 + 1 surge + 1 step of old pods terminating; the scaled-down pods were planned for while they
             // terminated, and are not remembered
