@@ -213,6 +213,14 @@ class DisruptionIT extends OperatorTestBase {
         assertThat(d.refused()).as("the budget let one pod go at a time").isPositive();
         assertThat(d.atEvents()).as("most the pods held at a pod event").isLessThanOrEqualTo(BUDGET);
         assertThat(d.every100ms()).as("most the pods held in a sample every 100 ms").isLessThanOrEqualTo(BUDGET);
+        // a change to the budget plans again: half of 6 may now go at once
+        client.policy().v1().podDisruptionBudget().inNamespace(ns).withName("a").edit(b -> {
+            b.getSpec().setMaxUnavailable(new IntOrString("50%"));
+            return b;
+        });
+        var replanned = awaitPolicy("db",
+                p -> target(p, "a").getPeakPods() != null && target(p, "a").getPeakPods() == 10);
+        assertThat(target(replanned, "a").getExplanation()).contains("PodDisruptionBudget/a maxUnavailable 50%");
     }
 
     @Test
