@@ -37,15 +37,27 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
     /**
      * Pods a drain may evict at once, of {@code replicas}: what the most restrictive PodDisruptionBudget selecting them
      * allows (the Eviction API refuses an eviction that any of them would not allow), or the target's disruptionPods
-     * where that is more; 0 with neither. Never more than the replicas.
+     * where that is more; 0 with neither. A budget counts Ready pods, so once the replacements of one wave are Ready the
+     * drain evicts the next: where one pod's shutdown spans several steps (its preStop against a new pod's time to
+     * Ready, as for a rollout), as many waves terminate at once. Never more than the replicas.
      */
     public static long drained(TargetInput t, long replicas) {
+        return Math.min(Limits.saturatedMultiply(wave(t, replicas), waves(t)), replicas);
+    }
+
+    /** The pods one wave of a drain evicts at once (see {@link #drained}), before waves overlap. */
+    private static long wave(TargetInput t, long replicas) {
         if (!replacedAtOnce(t)) {
             return 0;
         }
         long budget = t.disruptions().stream().mapToLong(d -> d.pods(replicas)).min().orElse(0);
         long own = t.disruptionPods() == null ? 0 : t.disruptionPods();
         return Math.min(Math.max(budget, own), replicas);
+    }
+
+    /** How many waves of a drain may be terminating at once: the steps one pod's shutdown spans, at least 1. */
+    private static long waves(TargetInput t) {
+        return t.shutdownSteps() == null || t.shutdownSteps() <= 1 ? 1 : t.shutdownSteps();
     }
 
     /**
@@ -125,9 +137,15 @@ public record PeakPods(TargetInput target, Basis basis, long basisReplicas, long
     /** Why a drain's evicted pods are the terminating ones counted: the budget, or the target's own field, that says. */
     private String drainWhy() {
         Disruption pdb = bounding();
-        String why = pdb != null && pdb.pods(basisReplicas) == terminating ? pdb.describe()
+        long wave = wave(target, basisReplicas);
+        String why = pdb != null && pdb.pods(basisReplicas) == wave ? pdb.describe()
                 : target.field() + ".disruptionPods " + target.disruptionPods();
-        return "a drain may evict " + terminating + " at once: " + why + "; they terminate beside their replacements";
+        String waves = terminating == wave ? "" : ", and its pods' shutdown spans " + waves(target)
+                + " steps (its preStop against a new pod's time to Ready), so that many waves of " + wave
+                + " may terminate at once" + (terminating == basisReplicas ? " (at most the " + basisReplicas
+                        + " pods)" : "");
+        return "a drain may evict " + wave + " at once: " + why + waves
+                + "; they terminate beside their replacements";
     }
 
     /**

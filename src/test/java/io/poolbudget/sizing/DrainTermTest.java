@@ -31,6 +31,22 @@ class DrainTermTest {
     }
 
     @Test
+    void wavesOfADrainOverlapWhereAPodsShutdownSpansSeveralSteps() {
+        // a budget counts Ready pods: once a wave's replacements are Ready the next wave is evicted, while the first
+        // still runs its preStop; a shutdown spanning 2 steps holds 2 waves at once, as a rollout's old pods of 2 steps
+        var pdb = new Disruption("PodDisruptionBudget/a", IntOrPercent.of(2), null);
+        var peak = PeakPods.of(TargetInput.builder("Deployment/a").replicas(6).rollout(SURGE_ONE)
+                .disruptions(List.of(pdb)).shutdownSteps(2).build());
+        assertThat(peak.terminating()).isEqualTo(4);
+        assertThat(peak.explanation()).contains("a drain may evict 2 at once: PodDisruptionBudget/a maxUnavailable 2"
+                + ", and its pods' shutdown spans 2 steps");
+        var long_ = PeakPods.of(TargetInput.builder("Deployment/a").replicas(6).rollout(SURGE_ONE)
+                .disruptions(List.of(pdb)).shutdownSteps(5).build());
+        assertThat(long_.terminating()).as("never more than the pods").isEqualTo(6);
+        assertThat(long_.explanation()).contains("(at most the 6 pods)");
+    }
+
+    @Test
     void percentagesRoundAsTheDisruptionControllerRounds() {
         // maxUnavailable: scaled up (GetScaledValueFromIntOrPercent(..., true)); 50% of 5 = 2.5 -> 3
         assertThat(new Disruption("p", IntOrPercent.percent(50), null).pods(5)).isEqualTo(3);
