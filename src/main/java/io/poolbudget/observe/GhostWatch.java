@@ -20,7 +20,7 @@ import org.jboss.logging.Logger;
  * The ghosts of one read of a policy's database, found after the read on the observation's own timer: the remembered
  * addresses that no pod has now ({@link Ghosts}), looked up among every namespace's pods; past the grace (one observe
  * interval: a pod that ended cleanly has closed its connections by the next read), the backends of such an address
- * opened before it lost its pod. Each is named once by a Warning, and where spec.database.observe.reapGhostsAfterSeconds
+ * opened before the operator last saw its pod live. Each is named once by a Warning, and where spec.database.observe.reapGhostsAfterSeconds
  * is set, ended once that long has passed since the address lost its pod, each reap an Event.
  */
 public final class GhostWatch {
