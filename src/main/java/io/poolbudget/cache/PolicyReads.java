@@ -97,7 +97,8 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
      */
     public List<String> ghostBlockers() {
         return observation == null ? List.of() : observation.ghosts().stream().map(g -> g.connections()
-                + " connections from " + g.address() + " of pod " + g.lastPod() + ", gone since " + g.since()
+                + " connections from " + g.address() + " of pod " + g.lastPod() + ", no pod at the address since "
+                + g.since().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
                 + " (ghosts the database still holds)").toList();
     }
 
@@ -114,7 +115,8 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
             boolean ended = "Succeeded".equals(phase) || "Failed".equals(phase); // its address may be another's now
             if (ip != null && !node && !ended && p.getMetadata().getUid() != null) {
                 at.put(ip, new io.poolbudget.observe.Ghosts.Pod(p.getMetadata().getNamespace(),
-                        p.getMetadata().getName(), p.getMetadata().getUid(), t.kind() + "/" + t.name()));
+                        p.getMetadata().getName(), p.getMetadata().getUid(), t.kind() + "/" + t.name(),
+                        p.getMetadata().getDeletionTimestamp() == null));
             }
         }));
         return at;

@@ -75,9 +75,8 @@ public final class PolicyEventSources {
                 sizedPods,
                 informer(context, ConfigMap.class, to.sizedBy(), Owner.POLICY_LABEL),
                 // spec.database.observe: the database's own connection count, read on a timer
-                ObservationSource.create(context, client, reader, ns -> sizedPods.list(ns)
-                        .filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null)
-                        .map(p -> p.getStatus().getPodIP()).collect(java.util.stream.Collectors.toSet()), ghosts)));
+                ObservationSource.create(context, client, reader,
+                        ns -> io.poolbudget.observe.Ghosts.byAddress(sizedPods.list(ns)), ghosts)));
         // Claims span policies: when one appears, changes or goes, its neighbours must look again (a conflict appears
         // or clears for both), and a shared budget's shares and raise blockers span its policies' statuses.
         // the kinds beyond Deployments and StatefulSets: CronJobs always, Argo Rollouts where their API is served

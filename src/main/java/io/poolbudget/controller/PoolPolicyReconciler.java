@@ -136,7 +136,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
             reader.forget(policy); // observing was turned off
             ghosts.forget(ObservationSource.key(policy));
         } else if (observed.spec().getGroupBy() != io.poolbudget.api.v1alpha1.ObserveGroupBy.ApplicationName) {
-            ghosts.attribute(ObservationSource.key(policy), reads.podsByAddress(result)); // for the ghosts they leave
+            ghosts.attribute(ObservationSource.key(policy), reads.podsByAddress(result), clock.instant()); // for the ghosts they leave
         }
         var built = statuses.build(policy, result, memory.lastReported(policy), memory.of(policy).overSince(),
                 observed);

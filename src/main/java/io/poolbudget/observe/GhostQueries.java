@@ -6,75 +6,119 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What ghosts are to each server ({@link Dialect}): the backends of an address that a gone pod may have left (opened
- * before the address lost its pod), how one is ended, whether a refusal is a missing privilege, and what ends them on
- * the server itself.
+ * before the operator last saw the pod live), how they are ended, whether a refusal is a missing privilege, and what
+ * ends them on the server itself. The cut-off is bound as an age (seconds before the server's own clock, rounded up so
+ * that it is never later than the pod was seen): the operator's clock and the server's are never compared.
  */
 final class GhostQueries {
-    /** PostgreSQL: backends of the address that started before it lost its pod. */
-    static final String PG_IDS = "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' "
-            + "AND pid <> pg_backend_pid() AND host(client_addr) = ? AND backend_start < ?";
+    /**
+     * PostgreSQL: client backends of the address, of roles other than superusers (pg_signal_backend cannot end theirs,
+     * and an app's is not one), started more than ? seconds before the server's clock now.
+     */
+    static final String PG_WHERE = " FROM pg_stat_activity WHERE backend_type = 'client backend' "
+            + "AND pid <> pg_backend_pid() AND host(client_addr) = ? "
+            + "AND backend_start < clock_timestamp() - make_interval(secs => ?) "
+            + "AND NOT COALESCE((SELECT r.rolsuper FROM pg_roles r WHERE r.oid = usesysid), false)";
+    static final String PG_IDS = "SELECT pid" + PG_WHERE;
+    /** PostgreSQL: the same backends ended by the statement that selects them, the conditions checked as it ends each. */
+    static final String PG_END = "SELECT pid, pg_terminate_backend(pid)" + PG_WHERE;
     /**
      * MariaDB/MySQL: PROCESSLIST has no start of a connection; TIME is how long it has been in its state, so those of
-     * the address idle since before it lost its pod (a client that is gone sends nothing).
+     * the address idle for at least ? seconds (a client that is gone sends nothing).
      */
     static final String MARIADB_IDS = "SELECT p.ID FROM information_schema.PROCESSLIST p WHERE SUBSTRING_INDEX(p.HOST, "
             + "':', 1) = ? AND p.ID <> CONNECTION_ID() AND p.COMMAND <> 'Daemon' AND p.USER NOT IN ('system user', "
             + "'event_scheduler') AND p.TIME >= ?";
 
+    /** What a reap came to: how many ended, and the first refusal (missing privilege) or other failure, if any. */
+    record Reaped(int ended, SQLException refusal, SQLException failure) {}
+
     private GhostQueries() {}
+
+    /** Whole seconds from {@code lastLive} to {@code now}, rounded up (at least 1): the age a ghost is older than. */
+    static long age(Instant lastLive, Instant now) {
+        return Math.max(1, (Duration.between(lastLive, now).toMillis() + 999) / 1000);
+    }
 
     /**
      * The ids of the address's backends of the observed scope (the database or account the budget covers, as the
-     * count) that were open before {@code since} (as far as the server tells).
+     * count) opened at least {@code ageSeconds} ago by the server's clock (as far as the server tells).
      */
-    static List<Long> ids(Connection c, Dialect d, ClientScope scope, String address, Instant since, Instant now)
+    static List<Long> ids(Connection c, Dialect d, ClientScope scope, String address, long ageSeconds)
             throws SQLException {
-        String query = (d == Dialect.POSTGRESQL ? PG_IDS : MARIADB_IDS) + d.scopeCondition(scope.scope())
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement s = prepare(c, d, d == Dialect.POSTGRESQL ? PG_IDS : MARIADB_IDS, scope, address,
+                ageSeconds); ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                ids.add(r.getLong(1));
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Ends the backends {@link #ids} selects. PostgreSQL: in one statement that selects and ends them, so that a
+     * backend is ended only if it still meets the conditions. MariaDB/MySQL: each by KILL CONNECTION, a failure of
+     * one (refused, or any other) not keeping the others from being ended.
+     */
+    static Reaped end(Connection c, Dialect d, ClientScope scope, String address, long ageSeconds)
+            throws SQLException {
+        if (d == Dialect.POSTGRESQL) {
+            int ended = 0;
+            try (PreparedStatement s = prepare(c, d, PG_END, scope, address, ageSeconds);
+                    ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    ended += r.getBoolean(2) ? 1 : 0;
+                }
+            } catch (SQLException e) {
+                return refused(d, e) ? new Reaped(0, e, null) : new Reaped(0, null, e);
+            }
+            return new Reaped(ended, null, null);
+        }
+        int ended = 0;
+        SQLException refusal = null;
+        SQLException failure = null;
+        for (long id : ids(c, d, scope, address, ageSeconds)) {
+            try (var s = c.createStatement()) {
+                s.execute("KILL CONNECTION " + id); // a number the server gave: nothing to quote
+                ended++;
+            } catch (SQLException e) {
+                if (e.getErrorCode() == 1094) { // unknown thread id: it ended already
+                    continue;
+                }
+                if (refused(d, e)) {
+                    refusal = refusal == null ? e : refusal;
+                } else {
+                    failure = failure == null ? e : failure;
+                }
+            }
+        }
+        return new Reaped(ended, refusal, failure);
+    }
+
+    private static PreparedStatement prepare(Connection c, Dialect d, String select, ClientScope scope,
+            String address, long ageSeconds) throws SQLException {
+        String query = select + d.scopeCondition(scope.scope())
                 + (d == Dialect.POSTGRESQL ? " ORDER BY pid" : " ORDER BY p.ID");
-        try (PreparedStatement s = c.prepareStatement(query)) {
+        PreparedStatement s = c.prepareStatement(query);
+        try {
             s.setString(1, address);
             if (d == Dialect.POSTGRESQL) {
-                s.setObject(2, OffsetDateTime.ofInstant(since, ZoneOffset.UTC));
+                s.setDouble(2, ageSeconds);
             } else {
-                s.setLong(2, Math.max(1, (Duration.between(since, now).toMillis() + 999) / 1000));
+                s.setLong(2, ageSeconds);
             }
             if (scope.scope() != io.poolbudget.api.v1alpha1.ObserveScope.Server) {
                 s.setString(3, scope.name());
             }
-            List<Long> ids = new ArrayList<>();
-            try (ResultSet r = s.executeQuery()) {
-                while (r.next()) {
-                    ids.add(r.getLong(1));
-                }
-            }
-            return ids;
-        }
-    }
-
-    /** Ends one backend; false where it had ended already. */
-    static boolean end(Connection c, Dialect d, long id) throws SQLException {
-        if (d == Dialect.POSTGRESQL) {
-            try (PreparedStatement s = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
-                s.setInt(1, (int) id);
-                try (ResultSet r = s.executeQuery()) {
-                    return r.next() && r.getBoolean(1);
-                }
-            }
-        }
-        try (var s = c.createStatement()) {
-            s.execute("KILL CONNECTION " + id); // a number the server gave: nothing to quote
-            return true;
-        } catch (SQLException e) {
-            if (e.getErrorCode() == 1094) { // unknown thread id: it ended already
-                return false;
-            }
+            return s;
+        } catch (SQLException | RuntimeException e) {
+            s.close();
             throw e;
         }
     }

@@ -20,7 +20,7 @@ import org.jboss.logging.Logger;
  * The ghosts of one read of a policy's database, found after the read on the observation's own timer: the remembered
  * addresses that no pod has now ({@link Ghosts}), looked up among every namespace's pods; past the grace (one observe
  * interval: a pod that ended cleanly has closed its connections by the next read), the backends of such an address
- * opened before it lost its pod. Each is named once by a Warning, and where spec.database.observe.reapGhostsAfterSeconds
+ * opened before the operator last saw its pod live. Each is named once by a Warning, and where spec.database.observe.reapGhostsAfterSeconds
  * is set, ended once that long has passed since the address lost its pod, each reap an Event.
  */
 public final class GhostWatch {
@@ -40,6 +40,7 @@ public final class GhostWatch {
     private final KubernetesClient client;
     private final Say say;
     private final Clock clock;
+    private volatile boolean unlistedSaid;
 
     public GhostWatch(Ghosts ghosts, DatabaseReader reader, KubernetesClient client, Say say, Clock clock) {
         this.ghosts = ghosts;
@@ -55,10 +56,10 @@ public final class GhostWatch {
     }
 
     /** {@code read} with its ghosts; as it is where none is found or the pods cannot be looked up. */
-    Observation look(PoolPolicy policy, ObserveSpec spec, Observation read, Set<String> cached,
+    Observation look(PoolPolicy policy, ObserveSpec spec, Observation read, Map<String, Ghosts.Present> cached,
             DatabaseReader.Credentials credentials, ClientScope scope) {
         String key = ObservationSource.key(policy);
-        Map<String, String> holders = holders(ghosts.unplaced(key, read.byClient(), cached));
+        Map<String, Ghosts.Present> holders = holders(ghosts.unplaced(key, read.byClient(), cached));
         if (holders == null) {
             return read;
         }
@@ -73,17 +74,13 @@ public final class GhostWatch {
             List<Observation.Ghost> found = reader.onPool(key, c -> {
                 List<Observation.Ghost> list = new ArrayList<>();
                 for (var s : suspects) {
-                    List<Long> ids = GhostQueries.ids(c, dialect, scope, s.address(), s.since(), now);
-                    long left = ids.size() - reap(policy, spec, s, ids, now, dialect, user, c);
-                    if (left > 0) {
-                        list.add(new Observation.Ghost(s.address(), left, s.since(), s.pod().text()));
-                    }
-                    if (left > 0 && !s.warned()) {
-                        ghosts.said(key, s.address(), true, false);
-                        say.say(policy, "Warning", GHOSTS, left + " connections from " + s.address() + ", of pod "
-                                + s.pod().text() + " that is gone (since " + s.since() + "), are still held by the "
-                                + "server: they count against the budget and raises wait while they last. To end "
-                                + "such connections: " + GhostQueries.fix(dialect));
+                    try {
+                        long left = left(policy, spec, s, now, dialect, user, scope, c);
+                        if (left > 0) {
+                            list.add(new Observation.Ghost(s.address(), left, s.since(), s.pod().text()));
+                        }
+                    } catch (SQLException e) { // this address's ghosts untold this time; the others' still are
+                        LOG.debugf("the ghosts of %s at %s could not be read: %s", key, s.address(), e.getMessage());
                     }
                 }
                 return list;
@@ -95,55 +92,72 @@ public final class GhostWatch {
         }
     }
 
+    /** The suspect's ghosts left after a reap where one is due, named once by a Warning. */
+    private long left(PoolPolicy policy, ObserveSpec spec, Ghosts.Suspect s, Instant now, Dialect dialect,
+            String user, ClientScope scope, java.sql.Connection c) throws SQLException {
+        long age = GhostQueries.age(s.lastLive(), now);
+        reap(policy, spec, s, now, dialect, user, scope, age, c);
+        long left = GhostQueries.ids(c, dialect, scope, s.address(), age).size();
+        if (left > 0 && !s.warned()) {
+            ghosts.said(ObservationSource.key(policy), s.address(), true, false);
+            say.say(policy, "Warning", GHOSTS, left + " connections from " + s.address() + ", opened before pod "
+                    + s.pod().text() + " was last seen (" + s.lastLive() + "; no pod has the address since "
+                    + s.since() + "), are still held by the server: they count against the budget and raises wait "
+                    + "while they last. To end such connections: " + GhostQueries.fix(dialect));
+        }
+        return left;
+    }
+
     /**
-     * Ends the suspect's backends {@code ids} where reaping is on and its time has come; returns how many ended. A
+     * Ends the suspect's ghosts where reaping is on and its time has come; each reap an Event with its count. A
      * refusal (the account may not) is a Warning naming the GRANT, once for the address.
      */
-    private int reap(PoolPolicy policy, ObserveSpec spec, Ghosts.Suspect s, List<Long> ids, Instant now,
-            Dialect dialect, String user, java.sql.Connection c) throws SQLException {
+    private void reap(PoolPolicy policy, ObserveSpec spec, Ghosts.Suspect s, Instant now, Dialect dialect,
+            String user, ClientScope scope, long age, java.sql.Connection c) throws SQLException {
         Integer after = spec.getReapGhostsAfterSeconds();
-        if (after == null || ids.isEmpty() || now.isBefore(s.since().plusSeconds(after))) {
-            return 0;
+        if (after == null || now.isBefore(s.since().plusSeconds(after))) {
+            return;
         }
-        int ended = 0;
-        try {
-            for (long id : ids) {
-                ended += GhostQueries.end(c, dialect, id) ? 1 : 0;
-            }
-        } catch (SQLException e) {
-            if (!GhostQueries.refused(dialect, e)) {
-                throw e;
-            }
-            if (!s.refused()) {
-                ghosts.said(ObservationSource.key(policy), s.address(), false, true);
-                say.say(policy, "Warning", REAP_REFUSED, "the monitoring account may not end the " + ids.size()
-                        + " connections from " + s.address() + " of pod " + s.pod().text() + " that is gone ("
-                        + e.getMessage() + "): " + GhostQueries.grant(dialect, user) + ", or unset "
-                        + "spec.database.observe.reapGhostsAfterSeconds");
-            }
+        var reaped = GhostQueries.end(c, dialect, scope, s.address(), age);
+        if (reaped.ended() > 0) {
+            say.say(policy, "Normal", REAPED, "ended " + reaped.ended() + " connections from " + s.address()
+                    + " opened before pod " + s.pod().text() + " was last seen (" + s.lastLive() + "), no pod at "
+                    + "the address since " + s.since() + " (spec.database.observe.reapGhostsAfterSeconds: " + after
+                    + ")");
         }
-        if (ended > 0) {
-            say.say(policy, "Normal", REAPED, "ended " + ended + " connections from " + s.address() + " of pod "
-                    + s.pod().text() + ", gone since " + s.since() + " (spec.database.observe.reapGhostsAfterSeconds: "
-                    + after + ")");
+        if (reaped.refusal() != null && !s.refused()) {
+            ghosts.said(ObservationSource.key(policy), s.address(), false, true);
+            say.say(policy, "Warning", REAP_REFUSED, "the monitoring account may not end the connections from "
+                    + s.address() + " of pod " + s.pod().text() + " that is gone (" + reaped.refusal().getMessage()
+                    + "): " + GhostQueries.grant(dialect, user) + ", or unset "
+                    + "spec.database.observe.reapGhostsAfterSeconds");
         }
-        return ended;
+        if (reaped.failure() != null) {
+            LOG.debugf("ending the ghosts of %s at %s failed: %s", ObservationSource.key(policy), s.address(),
+                    reaped.failure().getMessage());
+        }
     }
 
     /**
      * For each address, the uid of the pod that has it now, in any namespace ("" for a pod without one); null where
      * the pods cannot be listed: then no address is judged lost.
      */
-    private Map<String, String> holders(Set<String> addresses) {
-        Map<String, String> holders = new HashMap<>();
+    private Map<String, Ghosts.Present> holders(Set<String> addresses) {
+        Map<String, Ghosts.Present> holders = new HashMap<>();
         try {
             for (String address : addresses) {
                 client.pods().inAnyNamespace().withField("status.podIP", address)
                         .withoutField("status.phase", "Succeeded").withoutField("status.phase", "Failed").list()
-                        .getItems().stream().findFirst().ifPresent(p -> holders.put(address,
-                                p.getMetadata().getUid() == null ? "" : p.getMetadata().getUid()));
+                        .getItems().stream().map(Ghosts::present)
+                        .reduce((a, b) -> a.live() ? a : b).ifPresent(p -> holders.put(address, p));
             }
         } catch (KubernetesClientException e) {
+            if (!unlistedSaid) { // once: with watchNamespaces the operator may not list every namespace's pods
+                unlistedSaid = true;
+                LOG.warnf("ghost connections are not judged: the pods at a client address cannot be listed in every "
+                        + "namespace (the API server answered %d); with watchNamespaces the operator may not list "
+                        + "them, so ghosts are not reported", e.getCode());
+            }
             LOG.debugf("the pods at %s cannot be listed (%d): no ghost is judged", addresses, e.getCode());
             return null;
         }

@@ -17,8 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * left open when it was lost or killed, held by the server until TCP keepalive notices) from any other client. A
  * reconcile tells it the addresses of the targets' pods it sees ({@link #attribute}); each read of the database
  * judges the addresses it remembers ({@link #judge}): one that no pod has now (any pod, in any namespace: a new pod may
- * have it), where the server still holds connections, was lost at that read; past the grace its connections opened
- * before then are ghosts. An address it never saw a target's pod hold is never one: an app outside the policy, a
+ * have it), where the server still holds connections, was found lost at that read; past the grace its connections
+ * opened before the operator last saw its pod live ({@code lastLive}: present and not terminating) are ghosts. That
+ * read may come long after the pod went (a database outage, a lost node's pod left terminating until it is
+ * force-deleted); a backend opened since then is someone else's, and is never one. A pod other than the remembered one
+ * at the address (by uid) makes the address that pod's: the memory of it is dropped. An address it never saw a target's pod hold is never one: an app outside the policy, a
  * host's psql, stay what they are. Kept in the process only (a restarted operator has seen no pod yet), bounded per
  * policy ({@link #REMEMBERED}), forgotten with the policy.
  */
@@ -27,22 +30,32 @@ public final class Ghosts {
     /** Addresses remembered per policy at most: the oldest not seen in the last pass go first. */
     public static final int REMEMBERED = 4096;
 
-    /** A target's pod at an address: {@code workload} as Kind/name. */
-    public record Pod(String namespace, String name, String uid, String workload) {
+    /** A target's pod at an address: {@code workload} as Kind/name; {@code live}: not terminating. */
+    public record Pod(String namespace, String name, String uid, String workload, boolean live) {
+        public Pod(String namespace, String name, String uid, String workload) {
+            this(namespace, name, uid, workload, true);
+        }
+
         public String text() {
             return namespace + "/" + name + " (" + workload + ")";
         }
     }
 
+    /** A pod at an address, as a read finds it: its uid ("" if it has none) and whether it is live (not terminating). */
+    public record Present(String uid, boolean live) {}
+
     /**
-     * An address without its pod past the grace, whose backends opened before {@code since} are ghosts:
-     * {@code warned}: the Warning naming it was sent; {@code refused}: a reap of it was refused and said so.
+     * An address without its pod past the grace, found so at {@code since}, whose backends opened before
+     * {@code lastLive} (when the operator last saw its pod live) are ghosts: {@code warned}: the Warning naming it was
+     * sent; {@code refused}: a reap of it was refused and said so.
      */
-    public record Suspect(String address, Pod pod, Instant since, boolean warned, boolean refused) {}
+    public record Suspect(String address, Pod pod, Instant since, Instant lastLive, boolean warned, boolean refused) {}
 
     private static final class Seen {
-        final Pod pod;
+        Pod pod;
         Instant lostSince;
+        /** When its pod was last seen live: only backends opened before then can be its ghosts (null: never). */
+        Instant lastLive;
         boolean warned;
         boolean refused;
 
@@ -62,17 +75,24 @@ public final class Ghosts {
         memory.onForget(p -> forget(ObservationSource.key(p)));
     }
 
-    /** The targets' pods a pass sees now, by address: each address is theirs (a new pod's replaces the one before). */
-    public void attribute(String policy, Map<String, Pod> byAddress) {
+    /**
+     * The targets' pods a pass sees at {@code now}, by address: each address is theirs (a new pod's replaces the one
+     * before).
+     */
+    public void attribute(String policy, Map<String, Pod> byAddress, Instant now) {
         var seen = policies.computeIfAbsent(policy, k -> new LinkedHashMap<>());
         synchronized (seen) {
             byAddress.forEach((address, pod) -> {
                 Seen s = seen.get(address);
                 if (s == null || !s.pod.uid().equals(pod.uid())) {
                     seen.remove(address);
-                    seen.put(address, new Seen(pod));
-                } else {
-                    s.lostSince = null; // its pod is there (terminating, maybe): its connections are its own
+                    s = new Seen(pod);
+                    seen.put(address, s);
+                }
+                s.pod = pod;
+                s.lostSince = null; // its pod is there (terminating, maybe): its connections are its own
+                if (pod.live()) {
+                    s.lastLive = now;
                 }
             });
             // the oldest not seen now go first, then (a pass of more pods than that) the oldest
@@ -90,9 +110,9 @@ public final class Ghosts {
 
     /**
      * The remembered addresses among a read's clients that need a look at the pods: the server holds connections from
-     * them and no pod of the namespace's cache ({@code cached}) has them.
+     * them and no pod of the namespace's cache ({@code cached}, by address) has them.
      */
-    public Set<String> unplaced(String policy, Map<String, Long> byClient, Set<String> cached) {
+    public Set<String> unplaced(String policy, Map<String, Long> byClient, Map<String, Present> cached) {
         var seen = policies.get(policy);
         if (seen == null) {
             return Set.of();
@@ -100,7 +120,7 @@ public final class Ghosts {
         synchronized (seen) {
             Set<String> wanted = new java.util.HashSet<>();
             seen.keySet().forEach(a -> {
-                if (byClient.getOrDefault(a, 0L) > 0 && !cached.contains(a)) {
+                if (byClient.getOrDefault(a, 0L) > 0 && !cached.containsKey(a)) {
                     wanted.add(a);
                 }
             });
@@ -109,13 +129,14 @@ public final class Ghosts {
     }
 
     /**
-     * One read judged: {@code cached}, the addresses of the namespace's cached pods; {@code holders}, for the
-     * {@link #unplaced} addresses, the uid of the pod (in any namespace, not ended) that has each now. An address a
-     * pod has is not lost (if another pod has it, its connections are that pod's, and it is forgotten); one without
-     * connections is forgotten; one that no pod has is lost from now on. Returns the lost addresses past the grace.
+     * One read judged: {@code cached}, the namespace's cached pods by address; {@code holders}, for the
+     * {@link #unplaced} addresses, the pod (in any namespace, not ended) that has each now. An address its pod has is
+     * not lost (its pod seen live now if it is not terminating); one another pod has (another uid) is that pod's, and
+     * forgotten; one without connections is forgotten; one that no pod has is lost from now on. Returns the lost
+     * addresses past the grace whose pod was ever seen live.
      */
-    public List<Suspect> judge(String policy, Map<String, Long> byClient, Set<String> cached,
-            Map<String, String> holders, Instant now, Duration grace) {
+    public List<Suspect> judge(String policy, Map<String, Long> byClient, Map<String, Present> cached,
+            Map<String, Present> holders, Instant now, Duration grace) {
         var seen = policies.get(policy);
         if (seen == null) {
             return List.of();
@@ -126,15 +147,16 @@ public final class Ghosts {
                 var e = i.next();
                 String address = e.getKey();
                 Seen s = e.getValue();
-                String holder = holders.get(address);
-                if (cached.contains(address) || s.pod.uid().equals(holder)) {
+                Present holder = cached.containsKey(address) ? cached.get(address) : holders.get(address);
+                if (holder != null && s.pod.uid().equals(holder.uid())) {
                     s.lostSince = null;
+                    s.lastLive = holder.live() ? now : s.lastLive;
                 } else if (holder != null || byClient.getOrDefault(address, 0L) == 0) {
                     i.remove();
                 } else {
                     s.lostSince = s.lostSince == null ? now : s.lostSince;
-                    if (!now.isBefore(s.lostSince.plus(grace))) {
-                        suspects.add(new Suspect(address, s.pod, s.lostSince, s.warned, s.refused));
+                    if (s.lastLive != null && !now.isBefore(s.lostSince.plus(grace))) {
+                        suspects.add(new Suspect(address, s.pod, s.lostSince, s.lastLive, s.warned, s.refused));
                     }
                 }
             }
@@ -168,6 +190,22 @@ public final class Ghosts {
             seen.forEach((a, s) -> copy.put(a, s.pod));
             return copy;
         }
+    }
+
+    /** A pod as a read finds it at its address. */
+    public static Present present(io.fabric8.kubernetes.api.model.Pod p) {
+        return new Present(p.getMetadata().getUid() == null ? "" : p.getMetadata().getUid(),
+                p.getMetadata().getDeletionTimestamp() == null);
+    }
+
+    /** The pods by address that have not ended, a live one where two have the same address. */
+    public static Map<String, Present> byAddress(java.util.stream.Stream<io.fabric8.kubernetes.api.model.Pod> pods) {
+        Map<String, Present> at = new HashMap<>();
+        pods.filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null
+                && !"Succeeded".equals(p.getStatus().getPhase()) && !"Failed".equals(p.getStatus().getPhase()))
+                .forEach(p -> at.merge(
+                        p.getStatus().getPodIP(), present(p), (a, b) -> a.live() ? a : b));
+        return at;
     }
 
     public void forget(String policy) {

@@ -14,6 +14,7 @@ import io.poolbudget.status.Observation;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -30,24 +31,29 @@ public final class ObservationSource {
     public static final String USERNAME = "username";
     public static final String PASSWORD = "password";
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(ObservationSource.class);
+    /** The policies whose last read failed unexpectedly (said once each). */
+    private static final Set<String> FAILING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private ObservationSource() {}
 
-    /** {@code cached}: the addresses of a namespace's pods the operator caches (those it sized). */
+    /** {@code cached}: a namespace's pods the operator caches (those it sized), by address. */
     public static PerResourcePollingEventSource<Observation, PoolPolicy, String> create(
             EventSourceContext<PoolPolicy> context,
-            KubernetesClient client, DatabaseReader reader, Function<String, Set<String>> cached) {
+            KubernetesClient client, DatabaseReader reader, Function<String, Map<String, Ghosts.Present>> cached) {
         return create(context, client, reader, cached, null);
     }
 
     /** {@code ghosts}: what finds the connections of pods that are gone after each read (null: none is looked for). */
     public static PerResourcePollingEventSource<Observation, PoolPolicy, String> create(
             EventSourceContext<PoolPolicy> context, KubernetesClient client, DatabaseReader reader,
-            Function<String, Set<String>> cached, GhostWatch ghosts) {
+            Function<String, Map<String, Ghosts.Present>> cached, GhostWatch ghosts) {
         PerResourcePollingEventSource.ResourceFetcher<Observation, PoolPolicy> fetcher = new PerResourcePollingEventSource.ResourceFetcher<>() {
             @Override
             public Set<Observation> fetchResources(PoolPolicy policy) {
                 ObserveSpec spec = spec(policy);
-                return spec == null ? Set.of() : Set.of(read(client, reader, policy, spec, cached, ghosts));
+                return spec == null ? Set.of() : Set.of(guarded(policy,
+                        () -> read(client, reader, policy, spec, cached, ghosts)));
             }
 
             @Override
@@ -64,6 +70,27 @@ public final class ObservationSource {
         return new PerResourcePollingEventSource<>(Observation.class, context, config);
     }
 
+    /**
+     * A read that cannot stop the policy's timer: JOSDK's poll ends for good at an unexpected exception, so one
+     * becomes the failed reading ReadFailed, logged once at warn until a read succeeds again.
+     */
+    static Observation guarded(PoolPolicy policy, java.util.function.Supplier<Observation> read) {
+        String key = key(policy);
+        try {
+            Observation o = read.get();
+            FAILING.remove(key);
+            return o;
+        } catch (RuntimeException e) {
+            if (FAILING.add(key)) {
+                LOG.warnf(e, "reading the database of PoolPolicy %s failed unexpectedly; it is tried again each "
+                        + "observe interval", key);
+            }
+            return Observation.failed("ReadFailed", "reading the database failed unexpectedly ("
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "): the operator's "
+                    + "log names the cause once at warn; check the Secret's jdbcUrl, and report it if that is right");
+        }
+    }
+
     public static ObserveSpec spec(PoolPolicy p) {
         return p.getSpec() == null || p.getSpec().getDatabase() == null ? null : p.getSpec().getDatabase().getObserve();
     }
@@ -73,7 +100,7 @@ public final class ObservationSource {
     }
 
     private static Observation read(KubernetesClient client, DatabaseReader reader, PoolPolicy policy,
-            ObserveSpec spec, Function<String, Set<String>> cached, GhostWatch ghosts) {
+            ObserveSpec spec, Function<String, Map<String, Ghosts.Present>> cached, GhostWatch ghosts) {
         String ns = policy.getMetadata().getNamespace();
         Secret secret;
         try {
@@ -109,8 +136,8 @@ public final class ObservationSource {
         if (read.failure() != null || spec.getGroupBy() == ObserveGroupBy.ApplicationName) {
             return read;
         }
-        Set<String> sized = cached.apply(ns);
-        read = read.withClientPods(ClientPods.find(client, ns, read.byClient().keySet(), sized));
+        Map<String, Ghosts.Present> sized = cached.apply(ns);
+        read = read.withClientPods(ClientPods.find(client, ns, read.byClient().keySet(), sized.keySet()));
         return ghosts == null ? read : ghosts.look(policy, spec, read, sized, credentials, scope);
     }
 

@@ -218,7 +218,7 @@ class ObservedConnectionsE2E extends OperatorTestBase {
         env.add(new io.fabric8.kubernetes.api.model.EnvVar("DB_USER", "ghost_app", null));
         env.add(new io.fabric8.kubernetes.api.model.EnvVar("DB_PASSWORD", "ghost", null));
         create(app);
-        applyPolicy(POLICY.formatted("ghost-db", "spring-boot-hikari", "ghostly").replace("intervalSeconds: 10}",
+        applyPolicy(policy("ghost-db", "spring-boot-hikari", "ghostly").replace("intervalSeconds: 10}",
                 "intervalSeconds: " + interval + ", reapGhostsAfterSeconds: 30}"));
         PoolPolicy sized = awaitPolicy("ghost-db", p -> "Applied".equals(target(p, "ghostly").getState())
                 && target(p, "ghostly").getAppliedPoolSize() != null && target(p, "ghostly")

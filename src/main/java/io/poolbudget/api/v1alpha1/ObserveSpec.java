@@ -18,6 +18,8 @@ import io.fabric8.generator.annotation.ValidationRule;
         + "monitoring account)")
 @ValidationRule(value = "!has(self.database) || !has(self.scope) || self.scope == 'Database'", message = "observe.database "
         + "is only allowed with scope Database: remove it, or set scope: Database")
+@ValidationRule(value = "!has(self.reapGhostsAfterSeconds) || !has(self.groupBy) || self.groupBy == 'ClientAddress'", message = "observe.reapGhostsAfterSeconds needs groupBy ClientAddress: ghosts are told by client address, "
+        + "so with ApplicationName none is found; remove it, or set groupBy: ClientAddress")
 public class ObserveSpec {
     @Required
     @Size(max = 253)
@@ -63,11 +65,12 @@ public class ObserveSpec {
     @Min(30)
     @Max(86400)
     @JsonPropertyDescription("Opt-in: end the connections of a pod that is gone (ghosts: backends a lost node or a "
-            + "killed pod left open, which the server keeps until TCP keepalive notices) this many seconds after their "
-            + "address lost its pod (30 to 86400; unset: they are reported, never ended). Only backends of an address "
-            + "the operator saw a target's pod hold, opened before that pod was gone, are ended (PostgreSQL: "
-            + "pg_terminate_backend, the account needs pg_signal_backend; MariaDB/MySQL: KILL CONNECTION, the "
-            + "account needs CONNECTION ADMIN or SUPER).")
+            + "killed pod left open, which the server keeps until TCP keepalive notices) this many seconds after the "
+            + "operator found that no pod has their address (30 to 86400; unset: they are reported, never ended; "
+            + "groupBy ClientAddress only). Only backends of an address the operator saw a target's pod hold, opened "
+            + "before it last saw that pod live, are ended (PostgreSQL: pg_terminate_backend, not a superuser's, the "
+            + "account needs pg_signal_backend; MariaDB/MySQL, where a connection's start is not known: those idle "
+            + "since before then, by KILL CONNECTION, the account needs CONNECTION ADMIN or SUPER).")
     private Integer reapGhostsAfterSeconds;
 
     public String getSecretName() { return secretName; }

@@ -28,7 +28,8 @@ public class ObservedStatus {
     private List<ObservedClient> clients = new ArrayList<>();
 
     @JsonPropertyDescription("Connections of pods that are gone (ghosts): held from an address that no pod has now, "
-            + "which a target's pod had, opened before it was gone. They count against the budget until the server "
+            + "which a target's pod had, opened before the operator last saw that pod live (MariaDB/MySQL: idle since "
+            + "before then). They count against the budget until the server "
             + "ends them (TCP keepalive, idle_session_timeout, wait_timeout) or the operator does "
             + "(observe.reapGhostsAfterSeconds). Unset while there are none.")
     private Long ghostConnections;
@@ -92,7 +93,8 @@ public class ObservedStatus {
     public static class Ghost {
         @JsonPropertyDescription("The client address.")
         private String address;
-        @JsonPropertyDescription("Connections from it opened before its pod was gone.")
+        @JsonPropertyDescription("Connections from it opened before the operator last saw its pod live "
+                + "(MariaDB/MySQL: idle since before then).")
         private Long connections;
         @JsonPropertyDescription("When the operator found that no pod has the address any more (RFC 3339).")
         private String since;
