@@ -111,9 +111,7 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
         result.targets().stream().filter(t -> t.workload() != null).forEach(t -> view.pods(t.workload()).forEach(p -> {
             String ip = p.getStatus() == null ? null : p.getStatus().getPodIP();
             boolean node = p.getSpec() != null && Boolean.TRUE.equals(p.getSpec().getHostNetwork());
-            String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
-            boolean ended = "Succeeded".equals(phase) || "Failed".equals(phase); // its address may be another's now
-            if (ip != null && !node && !ended && p.getMetadata().getUid() != null) {
+            if (ip != null && !node && !io.poolbudget.observe.Ghosts.ended(p) && p.getMetadata().getUid() != null) {
                 at.put(ip, new io.poolbudget.observe.Ghosts.Pod(p.getMetadata().getNamespace(),
                         p.getMetadata().getName(), p.getMetadata().getUid(), t.kind() + "/" + t.name(),
                         p.getMetadata().getDeletionTimestamp() == null));

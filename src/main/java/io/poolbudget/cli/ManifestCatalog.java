@@ -37,10 +37,7 @@ final class ManifestCatalog implements WorkloadCatalog {
     /** The manifests' PodDisruptionBudgets that select the workload's pods, as the operator reads the cluster's. */
     @Override
     public List<io.poolbudget.sizing.Disruption> disruptions(Workload w) {
-        var template = template(w);
-        return Disruptions.selecting(disruptionBudgets, w.namespace(),
-                template == null || template.getMetadata() == null ? java.util.Map.of()
-                        : template.getMetadata().getLabels());
+        return Disruptions.selecting(disruptionBudgets, w.namespace(), template(w));
     }
 
     /** The workload's pod template as its manifest gives it (null where it gives none). */

@@ -100,8 +100,7 @@ public final class ClusterView implements WorkloadCatalog {
 
     @Override
     public List<io.poolbudget.sizing.Disruption> disruptions(Workload w) {
-        return io.poolbudget.planning.Disruptions.selecting(disruptionBudgets, w.namespace(),
-                template(w).getMetadata() == null ? Map.of() : template(w).getMetadata().getLabels());
+        return io.poolbudget.planning.Disruptions.selecting(disruptionBudgets, w.namespace(), template(w));
     }
 
     /** This view with what the agents of live-mode pods last reported (by pod uid). */

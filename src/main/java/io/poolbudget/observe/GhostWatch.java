@@ -50,9 +50,9 @@ public final class GhostWatch {
         this.clock = clock;
     }
 
-    /** The grace: how long an address must be without its pod before its connections are ghosts. */
+    /** The grace: how long an address must be without its pod before its connections are ghosts: one read's interval. */
     public static Duration grace(ObserveSpec spec) {
-        return Duration.ofSeconds(spec.getIntervalSeconds() == null ? 30 : spec.getIntervalSeconds());
+        return ObservationSource.interval(spec);
     }
 
     /** {@code read} with its ghosts; as it is where none is found or the pods cannot be looked up. */

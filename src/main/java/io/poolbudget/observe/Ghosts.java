@@ -198,11 +198,16 @@ public final class Ghosts {
                 p.getMetadata().getDeletionTimestamp() == null);
     }
 
+    /** Whether a pod has ended (Succeeded or Failed): its address may be another pod's now. */
+    public static boolean ended(io.fabric8.kubernetes.api.model.Pod p) {
+        String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+        return "Succeeded".equals(phase) || "Failed".equals(phase);
+    }
+
     /** The pods by address that have not ended, a live one where two have the same address. */
     public static Map<String, Present> byAddress(java.util.stream.Stream<io.fabric8.kubernetes.api.model.Pod> pods) {
         Map<String, Present> at = new HashMap<>();
-        pods.filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null
-                && !"Succeeded".equals(p.getStatus().getPhase()) && !"Failed".equals(p.getStatus().getPhase()))
+        pods.filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null && !ended(p))
                 .forEach(p -> at.merge(
                         p.getStatus().getPodIP(), present(p), (a, b) -> a.live() ? a : b));
         return at;

@@ -58,9 +58,7 @@ public final class ObservationSource {
 
             @Override
             public Optional<Duration> fetchDelay(Set<Observation> last, PoolPolicy policy) {
-                ObserveSpec spec = spec(policy);
-                return Optional.of(Duration.ofSeconds(spec == null || spec.getIntervalSeconds() == null ? 30
-                        : spec.getIntervalSeconds()));
+                return Optional.of(interval(spec(policy)));
             }
         };
         var config = new PerResourcePollingConfigurationBuilder<Observation, PoolPolicy, String>(fetcher,
@@ -68,6 +66,11 @@ public final class ObservationSource {
                 .withName("observations").withRegisterPredicate(p -> spec(p) != null)
                 .withResourceIDMapper(o -> "observation").build();
         return new PerResourcePollingEventSource<>(Observation.class, context, config);
+    }
+
+    /** How often the policy's database is read: observe.intervalSeconds, 30 s where unset. */
+    static Duration interval(ObserveSpec spec) {
+        return Duration.ofSeconds(spec == null || spec.getIntervalSeconds() == null ? 30 : spec.getIntervalSeconds());
     }
 
     /**

@@ -18,6 +18,13 @@ import java.util.Objects;
 public final class Disruptions {
     private Disruptions() {}
 
+    /** The budgets that select the pods of {@code template} (null: none) in {@code namespace}. */
+    public static List<Disruption> selecting(Collection<PodDisruptionBudget> budgets, String namespace,
+            io.fabric8.kubernetes.api.model.PodTemplateSpec template) {
+        return selecting(budgets, namespace, template == null || template.getMetadata() == null
+                || template.getMetadata().getLabels() == null ? Map.of() : template.getMetadata().getLabels());
+    }
+
     /**
      * The budgets of {@code namespace} (a budget without one, from a manifest, matches any) whose selector matches
      * {@code podLabels}, by name. A budget without a selector selects no pod (policy/v1: an empty one selects all).
