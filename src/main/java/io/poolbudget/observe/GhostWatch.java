@@ -146,10 +146,12 @@ public final class GhostWatch {
         Map<String, Ghosts.Present> holders = new HashMap<>();
         try {
             for (String address : addresses) {
-                client.pods().inAnyNamespace().withField("status.podIP", address)
+                var at = Ghosts.byAddress(client.pods().inAnyNamespace().withField("status.podIP", address)
                         .withoutField("status.phase", "Succeeded").withoutField("status.phase", "Failed").list()
-                        .getItems().stream().map(Ghosts::present)
-                        .reduce((a, b) -> a.live() ? a : b).ifPresent(p -> holders.put(address, p));
+                        .getItems().stream()).get(address);
+                if (at != null) {
+                    holders.put(address, at);
+                }
             }
         } catch (KubernetesClientException e) {
             if (!unlistedSaid) { // once: with watchNamespaces the operator may not list every namespace's pods
