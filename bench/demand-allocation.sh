@@ -19,5 +19,5 @@ if ! (exec 3<>/dev/tcp/127.0.0.1/5435) 2>/dev/null; then
   trap 'hack/postgres.sh down --for-bench' EXIT
 fi
 commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- bench src agent load || echo ' (with uncommitted changes)')"
-PGPASSWORD=app java -Xmx1g -cp "$(bench/classpath.sh)" io.poolbudget.bench.DemandAllocationBench \
+PGPASSWORD=app java -Xmx1g -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$(bench/classpath.sh)" io.poolbudget.bench.DemandAllocationBench \
   --jdbc-url jdbc:postgresql://127.0.0.1:5435/app --username app --commit "$commit" "$@"

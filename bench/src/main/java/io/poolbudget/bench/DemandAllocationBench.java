@@ -80,11 +80,22 @@ public class DemandAllocationBench {
                 Demand: period %d s (first decision half a period in), demand sampled every %d ms (HikariCP active + \
                 threadsAwaitingConnection, high watermark per period), half-life %.0f s, lendable %d %%, \
                 borrowing limit %d %%
-                """, com.zaxxer.hikari.HikariConfig.class.getPackage().getImplementationVersion(), o.budget(),
+                """, hikariVersion(), o.budget(),
                 o.busyRate(), o.quietRate(), o.connectionTimeoutMs(), o.query(),
                 String.join(", ", o.phases().stream().map(DemandFleet.Phase::name).toList()), o.phaseSeconds(),
                 o.periodSeconds(), o.sampleMs(), o.halfLifeSeconds(), o.lendablePercent(),
                 o.borrowingLimitPercent());
+    }
+
+    static String hikariVersion() throws java.io.IOException {
+        try (var in = com.zaxxer.hikari.HikariConfig.class
+                .getResourceAsStream("/META-INF/maven/com.zaxxer/HikariCP/pom.properties")) {
+            var p = new java.util.Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            return p.getProperty("version", "of unknown version");
+        }
     }
 
     /** One run of every phase in turn on the same pools: static at the equal shares, or resized by an allocator. */
