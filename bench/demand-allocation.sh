@@ -8,7 +8,8 @@
 # About 12 minutes with the defaults on 2 cores. Starts the bench PostgreSQL unless it runs, and stops it only then.
 #
 #   bench/demand-allocation.sh [options]
-#     --budget N (6)  --busy-rate R (400 req/s)  --quiet-rate R (20 req/s)  --phase-seconds N (30)
+#     --budget N (6)  --busy-load F (0.85: the busy rate is that part of what the equal share serves, measured
+#     first; or --busy-rate R req/s)  --quiet-rate R (20 req/s)  --phase-seconds N (30)
 #     --query SQL (SELECT pg_sleep(0.004))  --connection-timeout-ms N (2000)  --period-seconds N (10)
 #     --sample-ms N (100)  --half-life-seconds N (10)  --lendable-percent N (50)  --borrowing-limit-percent N (100)
 #     --strategies equal,oracle,demand  --out DIR (bench/results)

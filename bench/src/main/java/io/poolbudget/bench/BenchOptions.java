@@ -6,7 +6,7 @@ import java.util.Map;
 
 /** bench/demand-allocation.sh's options, described there. */
 record BenchOptions(String url, String user, String password, String query, int connectionTimeoutMs, int budget,
-        double busyRate, double quietRate, int phaseSeconds, int periodSeconds, long sampleMs,
+        double busyRate, double busyLoad, double quietRate, int phaseSeconds, int periodSeconds, long sampleMs,
         double halfLifeSeconds, int lendablePercent, int borrowingLimitPercent, List<String> strategies,
         String out, String commit) {
 
@@ -17,7 +17,8 @@ record BenchOptions(String url, String user, String password, String query, int 
         o.put("--query", "SELECT pg_sleep(0.004)");
         o.put("--connection-timeout-ms", "2000");
         o.put("--budget", "6");
-        o.put("--busy-rate", "400");
+        o.put("--busy-rate", "0");
+        o.put("--busy-load", "0.85");
         o.put("--quiet-rate", "20");
         o.put("--phase-seconds", "30");
         o.put("--period-seconds", "10");
@@ -41,11 +42,19 @@ record BenchOptions(String url, String user, String password, String query, int 
         return new BenchOptions(o.get("--jdbc-url"), o.get("--username"),
                 System.getenv().getOrDefault("PGPASSWORD", ""), o.get("--query"),
                 Integer.parseInt(o.get("--connection-timeout-ms")), Integer.parseInt(o.get("--budget")),
-                Double.parseDouble(o.get("--busy-rate")), Double.parseDouble(o.get("--quiet-rate")),
+                Double.parseDouble(o.get("--busy-rate")), Double.parseDouble(o.get("--busy-load")),
+                Double.parseDouble(o.get("--quiet-rate")),
                 Integer.parseInt(o.get("--phase-seconds")), Integer.parseInt(o.get("--period-seconds")),
                 Long.parseLong(o.get("--sample-ms")), Double.parseDouble(o.get("--half-life-seconds")),
                 Integer.parseInt(o.get("--lendable-percent")), Integer.parseInt(o.get("--borrowing-limit-percent")),
                 List.of(o.get("--strategies").split(",")), o.get("--out"), o.get("--commit"));
+    }
+
+    /** The same with the busy workloads' rate set (from --busy-load, once one connection's rate is measured). */
+    BenchOptions withBusyRate(double rate) {
+        return new BenchOptions(url, user, password, query, connectionTimeoutMs, budget, rate, busyLoad, quietRate,
+                phaseSeconds, periodSeconds, sampleMs, halfLifeSeconds, lendablePercent, borrowingLimitPercent,
+                strategies, out, commit);
     }
 
     /** The four phases: a, b, c busy in turn, then all three. */

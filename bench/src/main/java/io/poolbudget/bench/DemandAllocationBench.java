@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,8 +29,16 @@ public class DemandAllocationBench {
         var o = BenchOptions.parse(args);
         var report = new ByteArrayOutputStream();
         PrintStream tee = PoolSizesBench.tee(report);
+        double perConnection = perConnection(o);
+        int share = Arrays.stream(o.equalShares()).min().orElseThrow();
+        if (o.busyRate() <= 0) { // busy: a load the equal share serves, queueing (--busy-load of what it serves)
+            o = o.withBusyRate(10 * Math.round(o.busyLoad() * perConnection * share / 10));
+        }
         var phases = o.phases();
         describe(o, tee);
+        tee.printf(Locale.ROOT, "one connection serves %.0f req/s of the query here (back to back for 3 s): the equal "
+                + "share of %d serves %.0f, the busy rate is %.0f %% of that%n", perConnection, share,
+                perConnection * share, 100 * o.busyRate() / (perConnection * share));
 
         tee.println("\n== the sampler's own check: pools holding one connection more than the budget ==");
         boolean samplerSees = samplerCheck(o, tee);
@@ -216,6 +225,22 @@ public class DemandAllocationBench {
                     o.budget(), count.max(0), count.over(0), count.samples(0), sees ? "PASS (it sees them)"
                             : "FAIL (the count would not see pools over the budget)");
             return sees;
+        }
+    }
+
+    /** Requests per second one connection serves when it runs the query back to back (no queueing). */
+    static double perConnection(BenchOptions o) throws Exception {
+        try (Connection c = DriverManager.getConnection(o.url(), o.user(), o.password()); var s = c.createStatement()) {
+            for (int i = 0; i < 50; i++) {
+                s.execute(o.query());
+            }
+            long start = System.nanoTime();
+            long n = 0;
+            while (System.nanoTime() - start < 3_000_000_000L) {
+                s.execute(o.query());
+                n++;
+            }
+            return n / ((System.nanoTime() - start) / 1e9);
         }
     }
 
