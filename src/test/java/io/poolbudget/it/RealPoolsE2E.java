@@ -74,7 +74,7 @@ class RealPoolsE2E extends OperatorTestBase {
         var policy = awaitPolicy("db", p -> p.getStatus().getTargets().size() == names.size()
                 && p.getStatus().getTargets().stream().allMatch(t -> "Applied".equals(t.getState())));
         names.forEach(this::awaitRolledOut);
-        names.forEach(n -> awaitOldPodsGone(n, 90));
+        names.forEach(n -> awaitOldPodsGone(n, defaultWait()));
         apps = apps == null ? new RealApps(client, ns) : apps;
         for (String name : names) {
             int applied = target(policy, name).getAppliedPoolSize();
