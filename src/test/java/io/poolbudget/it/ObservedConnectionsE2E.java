@@ -13,9 +13,9 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * spec.database.observe on the real node: the operator reads PostgreSQL's own pg_stat_activity with
@@ -24,13 +24,12 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * and turns a refused login into a condition that clears when the Secret is fixed. On a server shared by two
  * databases, each policy counts its own database's connections (issue 54), and scope Server counts them all.
  */
-@Order(2)
-// Its tests run two at a time (a lock per pair): each has its own namespace, app, policy and monitoring Secret, and
-// four at once start more JVM pods than 2 cores turn Ready within a rollout's wait.
+@Order(4)
+// Its tests run side by side, two at a time: each has its own namespace, app, policy and monitoring Secret
 @Execution(ExecutionMode.CONCURRENT)
+@ExtendWith(Alone.Turns.class)
+@Alone.AtMost(2)
 class ObservedConnectionsE2E extends OperatorTestBase {
-    private static final String PAIR_A = "ObservedConnectionsE2E.a";
-    private static final String PAIR_B = "ObservedConnectionsE2E.b";
     private static final String JDBC = System.getProperty("poolbudget.e2e.jdbc",
             "jdbc:postgresql://10.88.0.1:5434/app");
     private static final String POLICY = """
@@ -51,7 +50,6 @@ class ObservedConnectionsE2E extends OperatorTestBase {
     }
 
     @Test
-    @ResourceLock(PAIR_A)
     void reportsPostgresCountForTheAppAndFlagsAnAppThatIgnoresTheVariable() {
         secret("monitor");
         create(RealApps.app(ns, "good", 2, Map.of(), 0));
@@ -103,7 +101,6 @@ class ObservedConnectionsE2E extends OperatorTestBase {
     }
 
     @Test
-    @ResourceLock(PAIR_A)
     void aRefusedLoginIsAConditionAndClearsWhenTheSecretIsFixed() throws Exception {
         secret("not-the-password");
         create(RealApps.app(ns, "app", 1, Map.of(), 0));
@@ -131,7 +128,6 @@ class ObservedConnectionsE2E extends OperatorTestBase {
      * policy's count is its own pods' connections, not the other's nor the other tests' (database app) beside them.
      */
     @Test
-    @ResourceLock(PAIR_B)
     void onAServerSharedByTwoDatabasesEachPolicyCountsItsOwn() {
         Map<String, String> databases = Map.of("orders", "orders", "billing", "billing");
         databases.forEach((app, database) -> {
@@ -211,7 +207,6 @@ class ObservedConnectionsE2E extends OperatorTestBase {
      * replacement's backends and an idle connection from an address no pod had (the host's) are untouched.
      */
     @Test
-    @ResourceLock(PAIR_B)
     void ghostsOfAPodKilledBehindACutNetworkAreReportedAndOnlyTheyAreEnded() throws Exception {
         int interval = 10;
         // the role's sessions only: the server's own keepalive settings stay as they are for every other test
