@@ -11,6 +11,9 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
+import net.jqwik.api.Assume;
+import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.IntRange;
 
 /** Invariants of the demand solver over random targets (jqwik shrinks any failure to a small case). */
 class DemandSolverPropertiesTest {
@@ -77,6 +80,27 @@ class DemandSolverPropertiesTest {
         var backward = new ArrayList<>(DemandSolver.solve(reversed, lending));
         java.util.Collections.reverse(backward);
         assertThat(backward).isEqualTo(forward);
+    }
+
+    /**
+     * A size set from demand d (with its headroom, not cut by a bound) stays while demand wanders within ±10% of d: for
+     * a lender, and for a borrower with plenty lent (a large lender z beside it).
+     */
+    @Property(tries = 1000)
+    void aWobbleOfTenPercentChangesNothing(@ForAll @IntRange(min = 1, max = 40) int nominal,
+            @ForAll @IntRange(min = 1, max = 20) int cost, @ForAll @DoubleRange(min = 0.5, max = 60) double demand,
+            @ForAll @DoubleRange(min = 0.9, max = 1.1) double f, @ForAll @IntRange(min = 10, max = 100) int lendable,
+            @ForAll @IntRange(min = 0, max = 300) int borrowing) {
+        Lending lending = new Lending(lendable, borrowing);
+        var z = new DemandTarget("z", 1, 10_000, 50, 1, null, 0.0, 0, true);
+        var set = DemandSolver.solve(List.of(new DemandTarget("t", 1, cost, nominal, 1, null, demand, 0, true), z),
+                lending);
+        int size = set.get(0).size();
+        Assume.that(size == (int) Math.ceil(demand * DemandSolver.HEADROOM - 1e-9));
+        var wobbled = DemandSolver.solve(List.of(new DemandTarget("t", 1, cost, nominal, 1, null, demand * f, size,
+                true), with(z, 0.0, set.get(1).size())), lending);
+        assertThat(wobbled.get(0).size()).as("set at %d from demand %s, now %s", size, demand, demand * f)
+                .isEqualTo(size);
     }
 
     private static DemandTarget with(DemandTarget t, Double demand, int current) {
