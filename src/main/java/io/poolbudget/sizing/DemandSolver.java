@@ -17,9 +17,10 @@ import java.util.Locale;
  * and within [floor, nominal]; otherwise it moves to d × {@link #HEADROOM}, within [floor, nominal]. A lender whose
  * demand rises takes back up to its nominal at once, even while its change-rate bound holds it (its guarantee).
  * <li>Borrower (d rounded up above nominal): first every borrower keeps what it already holds above nominal, while
- * that lies between d and d × SLACK; then each whose demand is not met so rises toward d × HEADROOM (at most its
+ * that lies between d and d × SLACK; then each whose demand is not met rises toward d × HEADROOM (at most its
  * ceiling), unless its change-rate bound holds it. Both in one fair order of steps ({@link DemandBorrowing}), each
- * step paid from the lent connections, until the next does not fit. A lender that reclaims shrinks the lent pool, and so the borrowers.
+ * step paid from the lent connections, until the next does not fit. A lender that reclaims shrinks the lent pool,
+ * and so the borrowers.
  * <li>Otherwise (demand equals nominal, or it may not borrow): its nominal.
  * </ul>
  * HEADROOM and SLACK are the hysteresis: a size set from demand d stays while demand wanders within ±10% of d
@@ -31,7 +32,10 @@ public final class DemandSolver {
 
     /** A size set from demand d is d × HEADROOM, rounded up: room for a burst above the smoothed demand. */
     static final double HEADROOM = 1.25;
-    /** A size is kept while d × SLACK, rounded up, still reaches it: demand must fall by a third before it shrinks. */
+    /**
+     * A size is kept while d × SLACK, rounded up, still reaches it: demand must fall by a third before it shrinks. One
+     * factor of 1.25 for both would let a 10% fall shrink a size just set (set at 4 from demand 2.41, 2.17 shrank it).
+     */
     static final double SLACK = 1.5;
 
     public static List<DemandShare> solve(List<DemandTarget> targets, Lending lending) {
@@ -81,7 +85,7 @@ public final class DemandSolver {
 
     /**
      * The least a target is ever given: nominal less its lendable part (rounded down), never below minPoolSize. A
-     * nominal below minPoolSize (PoolSizer never gives one) is its own floor: the solver never lowers a target below it.
+     * nominal below minPoolSize (PoolSizer never gives one) is its own floor: the solver never lowers it further.
      */
     public static int floor(int nominal, int minPoolSize, Lending lending) {
         long lendable = (long) nominal * lending.lendablePercent() / 100;
