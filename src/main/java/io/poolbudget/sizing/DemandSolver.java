@@ -13,15 +13,14 @@ import java.util.Locale;
  * <p>Rules, per target (demand d is connections wanted per pod, rounded up where it meets a size):
  * <ul>
  * <li>No demand reported, or no pods planned: its nominal.
- * <li>Lender (d rounded up below nominal): it keeps its current size while that lies between d and d × {@link #SLACK}
- * and within [floor, nominal]; otherwise it moves to d × {@link #HEADROOM}, within [floor, nominal]. A lender whose
- * demand rises takes back up to its nominal at once, even while its change-rate bound holds it (its guarantee).
- * <li>Borrower (d rounded up above nominal): first every borrower keeps what it already holds above nominal, while
- * that lies between d and d × SLACK; then each whose demand is not met rises toward d × HEADROOM (at most its
- * ceiling), unless its change-rate bound holds it. Both in one fair order of steps ({@link DemandBorrowing}), each
- * step paid from the lent connections, until the next does not fit. A lender that reclaims shrinks the lent pool,
- * and so the borrowers.
- * <li>Otherwise (demand equals nominal, or it may not borrow): its nominal.
+ * <li>Its goal: its current size while that lies between d and d × {@link #SLACK} (and within [floor, ceiling]);
+ * otherwise d × {@link #HEADROOM}, within [floor, ceiling].
+ * <li>A goal at or below nominal is its size at once, even while its change-rate bound holds it: below nominal it
+ * lends the rest; up to nominal is its guarantee, so a lender whose demand rises takes it back at once.
+ * <li>A goal above nominal is borrowed: first every borrower keeps what it already holds above nominal (up to its
+ * goal); then each rises toward its goal, unless its change-rate bound holds it. Both in one fair order of steps
+ * ({@link DemandBorrowing}), each step paid from the lent connections, until the next does not fit. A lender that
+ * reclaims shrinks the lent pool, and so the borrowers, down to their nominal at least.
  * </ul>
  * HEADROOM and SLACK are the hysteresis: a size set from demand d stays while demand wanders within ±10% of d
  * (d × 1.1 ≤ d × 1.25, and d × 0.9 × 1.5 ≥ d × 1.25), and solving again with the same demand and current = the last
@@ -59,13 +58,15 @@ public final class DemandSolver {
             if (t.demand() == null || t.cost() == 0) {
                 continue;
             }
-            if (wanted(t.demand(), 1) < t.nominal()) {
-                sizes[i] = lenderSize(t, floor[i]);
-                held[i] = sizes[i]; // a lender takes nothing from the lent pool
-                top[i] = sizes[i];
-                lent = Limits.saturatedAdd(lent, Limits.saturatedMultiply(t.cost(), t.nominal() - sizes[i]));
-            } else if (wanted(t.demand(), 1) > t.nominal() && ceiling[i] > t.nominal()) {
-                top[i] = borrowerTop(t, ceiling[i]);
+            int goal = goal(t, floor[i], ceiling[i]);
+            if (goal <= t.nominal()) { // at once, even while held: up to nominal is its guarantee
+                sizes[i] = goal;
+                held[i] = goal;
+                top[i] = goal;
+                lent = Limits.saturatedAdd(lent, Limits.saturatedMultiply(t.cost(), t.nominal() - goal));
+            } else {
+                boolean kept = goal == t.current();
+                top[i] = kept || t.mayRise() ? goal : Math.min(Math.max(t.current(), t.nominal()), goal);
                 held[i] = Math.min(Math.max(t.current(), t.nominal()), top[i]);
             }
         }
@@ -107,29 +108,18 @@ public final class DemandSolver {
         return (int) Math.min(Limits.POOL_SIZE, Math.ceil(demand * factor - 1e-9));
     }
 
-    private static int lenderSize(DemandTarget t, int floor) {
-        double d = t.demand();
-        int low = Math.max(floor, wanted(d, 1));
-        int high = Math.min(t.nominal(), Math.max(floor, wanted(d, SLACK)));
-        if (t.current() >= low && t.current() <= high) {
-            return t.current();
-        }
-        return Math.min(t.nominal(), Math.max(floor, wanted(d, HEADROOM)));
-    }
-
     /**
-     * The size a borrower rises toward this pass. It keeps its current size above nominal while that lies between
-     * its demand and demand × SLACK (no write for a wobble); otherwise it moves toward demand × HEADROOM, at most its
-     * ceiling, rising only when its change-rate bound allows.
+     * The size a target's demand asks for: its current size while that lies between d and d × SLACK (rounded up,
+     * within [floor, ceiling]), so a wobble writes nothing; otherwise d × HEADROOM, within [floor, ceiling].
      */
-    private static int borrowerTop(DemandTarget t, int ceiling) {
-        int want = Math.min(ceiling, wanted(t.demand(), HEADROOM));
+    private static int goal(DemandTarget t, int floor, int ceiling) {
+        double d = t.demand();
         int current = t.current();
-        if (current > t.nominal() && current <= ceiling && current >= wanted(t.demand(), 1)
-                && current <= wanted(t.demand(), SLACK)) {
+        if (current >= Math.max(floor, wanted(d, 1)) && current <= Math.max(floor, wanted(d, SLACK))
+                && current <= ceiling) {
             return current;
         }
-        return t.mayRise() ? want : Math.min(Math.max(current, t.nominal()), want);
+        return Math.min(ceiling, Math.max(floor, wanted(d, HEADROOM)));
     }
 
     private static String explain(DemandTarget t, int floor, int ceiling, int size, int top, boolean allBusy) {
@@ -154,11 +144,11 @@ public final class DemandSolver {
         if (wanted(t.demand(), 1) < nominal) {
             return "nominal " + nominal + ": " + demand + " with headroom needs all of it";
         }
-        if (wanted(t.demand(), 1) == nominal) {
-            return "nominal " + nominal + ": " + demand + " fits it";
-        }
-        if (ceiling == nominal) {
+        if (ceiling == nominal && wanted(t.demand(), 1) > nominal) {
             return "nominal " + nominal + ": may not borrow (" + demand + ", ceiling " + ceiling + ")";
+        }
+        if (size == top) {
+            return "nominal " + nominal + ": " + demand + " fits it";
         }
         if (allBusy) {
             return "nominal " + nominal + ": every target is busy (" + demand + ")";

@@ -94,9 +94,9 @@ class DemandSolverTest {
             assertThat(share(solve(lender, other, target("b", demand, 12)), "b").size()).as("demand %s", demand)
                     .isEqualTo(12);
         }
-        // demand above its size: it rises to its ceiling; below nominal: it gives back and lends
+        // demand above its size: it rises to its ceiling; a third less: it gives back down to demand with headroom
         assertThat(share(solve(lender, other, target("b", 15.0, 12)), "b").size()).isEqualTo(16);
-        assertThat(share(solve(lender, other, target("b", 7.0, 12)), "b").size()).isEqualTo(8);
+        assertThat(share(solve(lender, other, target("b", 7.0, 12)), "b").size()).isEqualTo(9); // ceil(7 × 1.25)
     }
 
     @Test
@@ -164,6 +164,19 @@ class DemandSolverTest {
                     t.demand(), first.get(i).size(), t.mayRise()));
         }
         assertThat(DemandSolver.solve(again, HALF_AND_DOUBLE)).isEqualTo(first);
+    }
+
+    @Test
+    void aBorrowerWhoseDemandFallsWithinItsNominalKeepsWhatItHoldsWhileTheWobbleLasts() {
+        var lender = target("a", 0.0, 4);
+        // set at ceil(8.2 × 1.25) = 11 above nominal 8; then demand 7.4 (−10%): ceil(7.4 × 1.5) = 12 still reaches 11
+        assertThat(share(solve(lender, target("b", 8.2, 8)), "b").size()).isEqualTo(11);
+        var kept = solve(lender, target("b", 7.4, 11));
+        assertThat(share(kept, "b").size()).isEqualTo(11);
+        assertThat(share(kept, "b").explanation()).isEqualTo("borrows 3 above nominal 8 (demand 7.4 per pod, ceiling 16)");
+        var quiet = solve(lender, target("b", 6.0, 11)); // ceil(6 × 1.5) = 9 < 11: back to ceil(6 × 1.25) = 8
+        assertThat(share(quiet, "b").size()).isEqualTo(8);
+        assertThat(share(quiet, "b").explanation()).isEqualTo("nominal 8: demand 6.0 per pod with headroom needs all of it");
     }
 
     @Test
