@@ -173,10 +173,12 @@ class DemandSolverTest {
         assertThat(share(solve(lender, target("b", 8.2, 8)), "b").size()).isEqualTo(11);
         var kept = solve(lender, target("b", 7.4, 11));
         assertThat(share(kept, "b").size()).isEqualTo(11);
-        assertThat(share(kept, "b").explanation()).isEqualTo("borrows 3 above nominal 8 (demand 7.4 per pod, ceiling 16)");
+        assertThat(share(kept, "b").explanation())
+                .isEqualTo("borrows 3 above nominal 8 (demand 7.4 per pod, ceiling 16)");
         var quiet = solve(lender, target("b", 6.0, 11)); // ceil(6 × 1.5) = 9 < 11: back to ceil(6 × 1.25) = 8
         assertThat(share(quiet, "b").size()).isEqualTo(8);
-        assertThat(share(quiet, "b").explanation()).isEqualTo("nominal 8: demand 6.0 per pod with headroom needs all of it");
+        assertThat(share(quiet, "b").explanation())
+                .isEqualTo("nominal 8: demand 6.0 per pod with headroom needs all of it");
     }
 
     @Test
