@@ -13,6 +13,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
@@ -23,9 +24,11 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * and turns a refused login into a condition that clears when the Secret is fixed. On a server shared by two
  * databases, each policy counts its own database's connections (issue 54), and scope Server counts them all.
  */
-@Order(2)
-// Its two tests run side by side: each has its own namespace, app, policy and monitoring Secret.
+@Order(4)
+// Its tests run side by side, two at a time: each has its own namespace, app, policy and monitoring Secret
 @Execution(ExecutionMode.CONCURRENT)
+@ExtendWith(Alone.Turns.class)
+@Alone.AtMost(2)
 class ObservedConnectionsE2E extends OperatorTestBase {
     private static final String JDBC = System.getProperty("poolbudget.e2e.jdbc",
             "jdbc:postgresql://10.88.0.1:5434/app");

@@ -27,9 +27,10 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  */
 @Order(5)
 // Its tests run side by side (each in a namespace of its own, with apps and a sampler of its own), but for those
-// marked @Alone
+// marked @Alone; two at a time
 @Execution(ExecutionMode.CONCURRENT)
 @ExtendWith(Alone.Turns.class)
+@Alone.AtMost(2)
 class RealPoolsE2E extends OperatorTestBase {
     private static final Map<String, String> DB = Map.of("db", "e2e");
     private static final String POLICY = """
@@ -74,7 +75,7 @@ class RealPoolsE2E extends OperatorTestBase {
         var policy = awaitPolicy("db", p -> p.getStatus().getTargets().size() == names.size()
                 && p.getStatus().getTargets().stream().allMatch(t -> "Applied".equals(t.getState())));
         names.forEach(this::awaitRolledOut);
-        names.forEach(n -> awaitOldPodsGone(n, 90));
+        names.forEach(n -> awaitOldPodsGone(n, defaultWait()));
         apps = apps == null ? new RealApps(client, ns) : apps;
         for (String name : names) {
             int applied = target(policy, name).getAppliedPoolSize();

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the growing one may raise only after it, so PostgreSQL never counts more than the budget. Raised at once,
  * the growing app's new pools would meet the shrinking app's old ones: 4 × 5 + 4 × 5 = 40 of 36.
  */
-@Order(3)
+@Order(2)
 class SharedBudgetE2E extends OperatorTestBase {
     @RegisterExtension
     final SharedBudgetFixture budget = new SharedBudgetFixture(getClass());

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * stabilisation window or for the stalled rollout, and the target settles with no manual step. The stall is reported
  * for as long as it lasts, and PostgreSQL's own count stays within the budget throughout.
  */
-@Order(4)
+@Order(3)
 class StalledRaiseE2E extends OperatorTestBase {
     /** Longer than the test waits for the settle: a raise that waited for the window would fail it. */
     private static final String WINDOW = "5m";

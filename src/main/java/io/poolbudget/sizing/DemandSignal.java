@@ -1,0 +1,32 @@
+package io.poolbudget.sizing;
+
+/**
+ * Smooths a target's demand between solver passes. A higher sample is taken at once (a burst is served now); a lower
+ * one is approached gradually, halving the distance every half-life, so a short lull does not lend a pool away.
+ */
+public final class DemandSignal {
+    private DemandSignal() {}
+
+    /** Rises at once to a higher sample, decays toward a lower one with the given half-life. */
+    public static double smooth(Double previous, double sample, double elapsedSeconds, double halfLifeSeconds) {
+        if (previous != null) {
+            requireNonNegative("previous demand", previous);
+        }
+        requireNonNegative("demand sample", sample);
+        requireNonNegative("elapsed seconds", elapsedSeconds);
+        if (!(halfLifeSeconds > 0) || Double.isInfinite(halfLifeSeconds)) {
+            throw new InvalidInputException("demand half-life",
+                    "must be a positive number of seconds, got " + halfLifeSeconds);
+        }
+        if (previous == null || sample >= previous) {
+            return sample;
+        }
+        return sample + (previous - sample) * Math.pow(0.5, elapsedSeconds / halfLifeSeconds);
+    }
+
+    private static void requireNonNegative(String field, double value) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new InvalidInputException(field, "must be a finite number at least 0, got " + value);
+        }
+    }
+}
