@@ -178,13 +178,14 @@ public class DemandAllocationBench {
 
     /**
      * The static splits the oracle tries: the favoured workload from its equal share up to all the budget leaves after
-     * every other workload's minimum of 1; the rest shared equally by the others (what is left over to the first).
+     * every other workload's minimum of 1, in steps of half the equal share (so a larger budget keeps the sweep's
+     * runs few); the rest shared equally by the others (what is left over to the first).
      */
     static List<int[]> splits(BenchOptions o, int favoured) {
         int n = DemandFleet.NAMES.length;
         int[] equal = o.equalShares();
         List<int[]> splits = new ArrayList<>();
-        for (int k = equal[favoured]; k <= o.budget() - (n - 1); k++) {
+        for (int k = equal[favoured]; k <= o.budget() - (n - 1); k += Math.max(1, equal[favoured] / 2)) {
             int[] s = new int[n];
             s[favoured] = k;
             int rest = o.budget() - k;

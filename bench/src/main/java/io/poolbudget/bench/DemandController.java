@@ -23,6 +23,9 @@ final class DemandController implements AutoCloseable {
 
         /** New sizes for the smoothed demand (null: unknown) and the sizes in force. */
         int[] solve(Double[] demand, int[] current);
+
+        /** Why the last solve gave its sizes, one line. */
+        String explain();
     }
 
     private static final long CONFIRM_WAIT_MS = 5_000;
@@ -156,6 +159,9 @@ final class DemandController implements AutoCloseable {
                 PhaseResult.sizes(before), PhaseResult.sizes(current),
                 shrunk.isEmpty() ? "" : "  (shrinks confirmed in " + confirmMs + " ms"
                         + (shrunk.stream().allMatch(w -> confirmed[w]) ? ")" : ", NOT ALL: counted at their size)")));
+        if (!Arrays.equals(before, current)) {
+            log.add("            " + allocator.explain());
+        }
     }
 
     private String smoothedText() {
