@@ -7,14 +7,28 @@ package io.poolbudget.decide;
  * ({@code problem}: no agent answers, no pool found, a pool it cannot resize). {@code since}: the first time the
  * operator found it not confirming the size published to it now, in epoch milliseconds (0 while it confirms), for the
  * deadline after which its workload takes the size by a rollout. {@code pools}: how many pools it found (null where
- * it did not say).
+ * it did not say). {@code demand}: the pod's demand for connections, the highest sum over its pools of connections in use
+ * plus callers waiting for one, sampled ten times a second over the agent's last 10 s (null where the agent did not
+ * report it: an older agent, a pool that cannot say what it has in use).
  */
 public record AgentReport(Integer published, boolean confirmed, int holds, Integer lastConfirmed, String problem,
-        long since, Integer pools) {
+        long since, Integer pools, Integer demand) {
     /** A report that does not say how many pools the agent found. */
     public AgentReport(Integer published, boolean confirmed, int holds, Integer lastConfirmed, String problem,
             long since) {
-        this(published, confirmed, holds, lastConfirmed, problem, since, null);
+        this(published, confirmed, holds, lastConfirmed, problem, since, null, null);
+    }
+
+    /** A report that does not say the pod's demand. */
+    public AgentReport(Integer published, boolean confirmed, int holds, Integer lastConfirmed, String problem,
+            long since, Integer pools) {
+        this(published, confirmed, holds, lastConfirmed, problem, since, pools, null);
+    }
+
+    /** The same report without its demand: what changes when the pod's load does, not its sizing. */
+    public AgentReport withoutDemand() {
+        return demand == null ? this : new AgentReport(published, confirmed, holds, lastConfirmed, problem, since,
+                pools, null);
     }
 
     /** A read that timed out or failed on the way: the agent may answer next time (a pause of the pod's JVM). */

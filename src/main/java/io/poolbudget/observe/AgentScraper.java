@@ -34,7 +34,8 @@ import org.jboss.logging.Logger;
 /**
  * Resize mode Live: asks the agent in each pod the operator published a live size to what it applied ({@code GET
  * http://<pod IP>:9477/}, read-only; the pods write nothing anywhere and need no permission). Once a second while a
- * pod has not confirmed the size published to it, every 10 s once it has. Keeps each pod's last report (by uid) for
+ * pod has not confirmed the size published to it, every 10 s once it has (the agent's demand is the high of its last
+ * 10 s, so no burst falls between two reads). Keeps each pod's last report (by uid) for
  * the passes to read, outside the reconcile, and wakes a pod's policy when its report changes.
  */
 @Singleton
@@ -111,8 +112,8 @@ public final class AgentScraper implements AutoCloseable {
                         ready(p) ? now : 0);
                 Entry next = new Entry(report, now, ns, report.since() == 0 ? null : published);
                 entries.put(uid, next);
-                if (last == null || !last.report().equals(report)) {
-                    wake.accept(ns, key);
+                if (last == null || !last.report().withoutDemand().equals(report.withoutDemand())) {
+                    wake.accept(ns, key); // not for a new demand alone: the allocation reads it on its own period
                 }
                 return null;
             }));
@@ -150,6 +151,7 @@ public final class AgentScraper implements AutoCloseable {
         boolean confirmed = false;
         int holds = 0;
         Integer pools = null;
+        Integer demand = null;
         if (error != null) {
             Throwable cause = error.getCause() != null ? error.getCause() : error;
             problem = cause instanceof ConnectException ? "no agent answers on port " + LiveResize.AGENT_PORT
@@ -161,6 +163,8 @@ public final class AgentScraper implements AutoCloseable {
                 pools = body.path("pools").size();
                 agentSize = body.path("published").isInt() ? body.path("published").asInt() : null;
                 confirmed = body.path("confirmed").asBoolean(false);
+                demand = body.path("demand").isInt() && body.path("demand").asInt() >= 0
+                        ? body.path("demand").asInt() : null;
                 for (JsonNode pool : body.path("pools")) {
                     holds = Math.max(holds, pool.path("total").asInt(0));
                     if (problem == null && !pool.path("error").isNull() && !pool.path("error").isMissingNode()) {
@@ -185,7 +189,7 @@ public final class AgentScraper implements AutoCloseable {
         long since = done || now == 0 ? 0
                 : last != null && last.report().since() > 0 && Objects.equals(last.forSize(), published)
                         ? last.report().since() : now;
-        return new AgentReport(agentSize, confirmed, holds, lastConfirmed, problem, since, pools);
+        return new AgentReport(agentSize, confirmed, holds, lastConfirmed, problem, since, pools, demand);
     }
 
     @PreDestroy

@@ -85,6 +85,7 @@ public final class DatabaseReader implements AutoCloseable {
             reserved = r.getLong(2);
         }
         Map<String, Long> byClient = new TreeMap<>();
+        Map<String, Long> inUse = new TreeMap<>();
         try (PreparedStatement s = c.prepareStatement(dialect.clientsQuery(scope.scope()))) {
             if (scope.scope() != ObserveScope.Server) {
                 s.setString(1, Objects.requireNonNull(scope.name(), "a scope without its name"));
@@ -92,11 +93,13 @@ public final class DatabaseReader implements AutoCloseable {
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
                     String client = groupBy == ObserveGroupBy.ApplicationName ? r.getString(2) : r.getString(1);
-                    byClient.merge(client == null || client.isEmpty() ? "(none)" : client, r.getLong(3), Long::sum);
+                    String named = client == null || client.isEmpty() ? "(none)" : client;
+                    byClient.merge(named, r.getLong(3), Long::sum);
+                    inUse.merge(named, r.getLong(4), Long::sum);
                 }
             }
         }
-        return Observation.of(max, reserved, byClient, scope.describe());
+        return Observation.of(max, reserved, byClient, scope.describe()).withInUse(inUse);
     }
 
     /** Work on one connection: {@link #onPool}'s. */

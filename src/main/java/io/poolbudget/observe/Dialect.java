@@ -21,8 +21,8 @@ public enum Dialect {
     POSTGRESQL(List.of(new Server("PostgreSQL", "jdbc:postgresql:")),
             "SELECT current_setting('max_connections')::bigint, "
                     + "current_setting('superuser_reserved_connections')::bigint",
-            "SELECT coalesce(host(client_addr), 'local'), coalesce(application_name, ''), count(*) FROM "
-                    + "pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+            "SELECT coalesce(host(client_addr), 'local'), coalesce(application_name, ''), count(*), "
+                    + "count(*) FILTER (WHERE state <> 'idle') FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
             "datname = ?", "usename = ?", "pg_stat_activity"),
     /**
      * PROCESSLIST, and the connection attribute program_name (performance_schema) for groupBy ApplicationName. The
@@ -32,7 +32,8 @@ public enum Dialect {
      */
     MARIADB(List.of(new Server("MariaDB", "jdbc:mariadb:"), new Server("MySQL", Dialect.MYSQL_PREFIX)),
             "SELECT @@max_connections, 0",
-            "SELECT SUBSTRING_INDEX(p.HOST, ':', 1), COALESCE(a.ATTR_VALUE, ''), COUNT(*) FROM "
+            "SELECT SUBSTRING_INDEX(p.HOST, ':', 1), COALESCE(a.ATTR_VALUE, ''), COUNT(*), "
+                    + "SUM(p.COMMAND <> 'Sleep') FROM "
                     + "information_schema.PROCESSLIST p LEFT JOIN performance_schema.session_connect_attrs a ON "
                     + "a.PROCESSLIST_ID = p.ID AND a.ATTR_NAME = 'program_name' WHERE p.ID <> CONNECTION_ID() AND "
                     + "p.COMMAND <> 'Daemon' AND p.USER NOT IN ('system user', 'event_scheduler')",
@@ -83,7 +84,11 @@ public enum Dialect {
     }
 
     /**
-     * The client connections by address and program, of a scope: for Database and User with one parameter, the name
+     * The client connections by address and program, of a scope, each group's count and of it those in use: on
+     * PostgreSQL a backend whose state is not idle (active, idle in transaction, ...; a state the monitoring role may
+     * not see counts as not in use), on MariaDB/MySQL a thread whose COMMAND is not Sleep. In use now, at the read: not
+     * the callers waiting in the apps' pools, which the database cannot see.
+     * For a scope: for Database and User with one parameter, the name
      * (bound, never written into the SQL). PostgreSQL's datname is the database a session connected to; MariaDB's DB
      * the one it has selected now, null for none (such a session counts for no database).
      */

@@ -79,6 +79,7 @@ public final class PolicyPlanner {
             }
         }
         presetRules(injection);
+        AllocationRules.check(policy.getSpec());
         if ((policy.getSpec().getDatabase() == null) == (policy.getSpec().getDatabaseRef() == null)) {
             // the CRD's CEL rule, for the plan command
             throw new InvalidPolicyException("spec", "must set exactly one of spec.database (a database of this "

@@ -16,9 +16,13 @@ import java.util.Map;
  * @param ghosts connections of pods that are gone, by address ({@link io.poolbudget.observe.Ghosts}); empty where
  *            there are none
  * @param ghostFix what ends such connections on this server (its settings), for the Warning that names them
+ * @param inUseByClient of byClient's connections, those in use at the read, by the same keys
+ *            ({@link io.poolbudget.observe.Dialect}: PostgreSQL's backends not idle, MariaDB's threads not asleep);
+ *            empty where the read did not count them. A target's share is attributed as its byClient count is.
  */
 public record Observation(long maxConnections, long superuserReserved, Map<String, Long> byClient, Failure failure,
-        Map<String, Map<String, String>> clientPods, String scope, List<Ghost> ghosts, String ghostFix) {
+        Map<String, Map<String, String>> clientPods, String scope, List<Ghost> ghosts, String ghostFix,
+        Map<String, Long> inUseByClient) {
     /**
      * Connections from an address no pod has now, that a target's pod ({@code lastPod}: namespace/name of Kind/name)
      * had, opened before {@code since}: when the operator found the address without its pod.
@@ -27,6 +31,12 @@ public record Observation(long maxConnections, long superuserReserved, Map<Strin
 
     /** Why the database could not be read: a reason (SecretNotFound, Unreachable, LoginFailed, ...) and what to do. */
     public record Failure(String reason, String message) {}
+
+    /** A read that did not count the connections in use. */
+    public Observation(long maxConnections, long superuserReserved, Map<String, Long> byClient, Failure failure,
+            Map<String, Map<String, String>> clientPods, String scope, List<Ghost> ghosts, String ghostFix) {
+        this(maxConnections, superuserReserved, byClient, failure, clientPods, scope, ghosts, ghostFix, Map.of());
+    }
 
     /** A read of a scope, with its clients' pods and without ghosts. */
     public Observation(long maxConnections, long superuserReserved, Map<String, Long> byClient, Failure failure,
@@ -52,13 +62,24 @@ public record Observation(long maxConnections, long superuserReserved, Map<Strin
     /** This read, with the labels of the pods found at some of its client addresses. */
     public Observation withClientPods(Map<String, Map<String, String>> pods) {
         return new Observation(maxConnections, superuserReserved, byClient, failure, Map.copyOf(pods), scope, ghosts,
-                ghostFix);
+                ghostFix, inUseByClient);
     }
 
     /** This read, with the ghosts found among its clients and what ends them on its server. */
     public Observation withGhosts(List<Ghost> found, String fix) {
         return new Observation(maxConnections, superuserReserved, byClient, failure, clientPods, scope,
-                List.copyOf(found), found.isEmpty() ? null : fix);
+                List.copyOf(found), found.isEmpty() ? null : fix, inUseByClient);
+    }
+
+    /** This read, with the connections in use of each client (the keys of {@link #byClient}). */
+    public Observation withInUse(Map<String, Long> inUse) {
+        return new Observation(maxConnections, superuserReserved, byClient, failure, clientPods, scope, ghosts,
+                ghostFix, Map.copyOf(inUse));
+    }
+
+    /** Of a client's connections ({@link #byClient}'s key), those in use at the read; null where not counted. */
+    public Long inUse(String client) {
+        return inUseByClient.get(client);
     }
 
     /** Of {@link #connections}, those of pods that are gone. */

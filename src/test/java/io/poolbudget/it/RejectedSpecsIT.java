@@ -87,6 +87,47 @@ class RejectedSpecsIT {
                 + (database == null ? "" : "  database: " + database + "\n")
                 + (injection == null ? "" : "  injection: " + injection + "\n")
                 + "  targets: " + targets + "\n";
+        assertRejected(title, yaml, message);
+    }
+
+    /** Issue 55: spec.allocation's bounds and rules. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            demand without live resize | {preset: hikari-env}              | {mode: Demand}                         | allocation.mode Demand moves connections only by live resize: set spec.injection.resize: Live
+            lending with mode Weights  | {preset: hikari-env}              | {lendablePercent: 20}                  | allocation.lendablePercent, allocation.borrowingLimitPercent and allocation.periodSeconds do nothing with mode Weights
+            borrowing with Weights     | {preset: hikari-env}              | {mode: Weights, borrowingLimitPercent: 50} | do nothing with mode Weights (the default): remove them, or set allocation.mode: Demand or Recommend
+            period with Weights        | {preset: hikari-env}              | {periodSeconds: 30}                    | do nothing with mode Weights
+            unknown allocation mode    | {preset: hikari-env}              | {mode: Fair}                           | spec.allocation.mode: Unsupported value: "Fair"
+            lending past 100 percent   | {preset: hikari-env}              | {mode: Recommend, lendablePercent: 101} | spec.allocation.lendablePercent in body should be less than or equal to 100
+            negative lending           | {preset: hikari-env}              | {mode: Recommend, lendablePercent: -1} | spec.allocation.lendablePercent in body should be greater than or equal to 0
+            borrowing past 1000        | {preset: hikari-env, resize: Live} | {mode: Demand, borrowingLimitPercent: 1001} | spec.allocation.borrowingLimitPercent in body should be less than or equal to 1000
+            negative borrowing         | {preset: hikari-env}              | {mode: Recommend, borrowingLimitPercent: -1} | spec.allocation.borrowingLimitPercent in body should be greater than or equal to 0
+            period too short           | {preset: hikari-env}              | {mode: Recommend, periodSeconds: 4}    | spec.allocation.periodSeconds in body should be greater than or equal to 5
+            period too long            | {preset: hikari-env, resize: Live} | {mode: Demand, periodSeconds: 301}    | spec.allocation.periodSeconds in body should be less than or equal to 300
+            """)
+    void badAllocationsAreRejectedNamingTheField(String title, String injection, String allocation, String message) {
+        assertRejected(title, "apiVersion: poolbudget.io/v1alpha1\nkind: PoolPolicy\nmetadata: {name: p"
+                + Math.abs(title.hashCode()) + "}\nspec:\n  database: {cores: 2}\n  injection: " + injection
+                + "\n  allocation: " + allocation + "\n  targets: [{name: a}]\n", message);
+    }
+
+    /** Issue 55: each mode with what it needs is accepted, and mode defaults to Weights. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            allocation-default   | {preset: hikari-env}               | {}                                     | Weights
+            allocation-recommend | {preset: hikari-env}               | {mode: Recommend, lendablePercent: 0}  | Recommend
+            allocation-demand    | {preset: hikari-env, resize: Live} | {mode: Demand, lendablePercent: 100, borrowingLimitPercent: 1000, periodSeconds: 5} | Demand
+            """)
+    void theAllocationModesApply(String name, String injection, String allocation, String mode) {
+        String yaml = "apiVersion: poolbudget.io/v1alpha1\nkind: PoolPolicy\nmetadata: {name: " + name + "}\nspec:\n"
+                + "  database: {cores: 2}\n  injection: " + injection + "\n  allocation: " + allocation + "\n"
+                + "  targets: [{name: a}]\n";
+        var created = client.genericKubernetesResources("poolbudget.io/v1alpha1", "PoolPolicy").inNamespace(ns)
+                .resource(Serialization.unmarshal(yaml, GenericKubernetesResource.class)).create();
+        assertThat((Object) created.get("spec", "allocation", "mode")).isEqualTo(mode);
+    }
+
+    private static void assertRejected(String title, String yaml, String message) {
         // Sent as raw YAML, as kubectl would: the typed client would refuse unknown enum values itself.
         var policy = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
         var rejected = catchThrowableOfType(KubernetesClientException.class, () -> client

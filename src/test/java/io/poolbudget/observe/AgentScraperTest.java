@@ -40,6 +40,26 @@ class AgentScraperTest {
     }
 
     @Test
+    void thePodsDemandIsReadWhereTheAgentSaysItAndNullWhereNot() {
+        assertThat(
+                AgentScraper.report(AT_3.replace("\"error\":null,\"pools\"", "\"error\":null,\"demand\":7,\"pools\""),
+                        null, 3, null, 1000))
+                .isEqualTo(new AgentReport(3, true, 3, 3, null, 0, 1, 7));
+        assertThat(AgentScraper.report(AT_3, null, 3, null, 1000).demand()).as("an agent that does not say it")
+                .isNull();
+        for (String bad : new String[]{"\"x\"", "-1", "2.5", "null", "{}"}) {
+            var report = AgentScraper.report(AT_3.replace("\"pools\"", "\"demand\":" + bad + ",\"pools\""), null, 3,
+                    null, 1000);
+            assertThat(report).as(bad).isEqualTo(new AgentReport(3, true, 3, 3, null, 0, 1, null));
+        }
+        assertThat(AgentScraper.report(null, new ConnectException("refused"), 3, null, 1).demand()).isNull();
+        assertThat(new AgentReport(3, true, 3, 3, null, 0, 1, 7).withoutDemand())
+                .as("a new demand alone does not wake the policy")
+                .isEqualTo(new AgentReport(3, true, 3, 3, null, 0, 1, 2)
+                        .withoutDemand());
+    }
+
+    @Test
     void silenceAndPoolsItCannotFindAreSaidPlainly() {
         assertThat(AgentScraper.report(null, new ConnectException("refused"), 3, null, 1).problem())
                 .isEqualTo("no agent answers on port 9477");

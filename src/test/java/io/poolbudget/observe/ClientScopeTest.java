@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.poolbudget.api.v1alpha1.ObserveGroupBy;
 import io.poolbudget.api.v1alpha1.ObserveScope;
 import io.poolbudget.api.v1alpha1.ObserveSpec;
+import io.poolbudget.status.Observation;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -101,8 +102,22 @@ class ClientScopeTest {
                     assertThat(read.scope()).endsWith(hostile);
                 }
                 assertThat(read.byClient()).isEqualTo(Map.of("10.88.0.5", 4L));
+                assertThat(read.inUseByClient()).as("of the 4, those in use").isEqualTo(Map.of("10.88.0.5", 1L));
             }
         }
+    }
+
+    @Test
+    void theConnectionsInUseAreThoseNotIdleOnPostgresqlAndNotAsleepOnMariaDb() {
+        assertThat(Dialect.POSTGRESQL.clientsQuery(ObserveScope.Server))
+                .contains("count(*), count(*) FILTER (WHERE state <> 'idle') FROM pg_stat_activity");
+        assertThat(Dialect.MARIADB.clientsQuery(ObserveScope.Server))
+                .contains("COUNT(*), SUM(p.COMMAND <> 'Sleep') FROM information_schema.PROCESSLIST p");
+        var read = Observation.of(100, 3, Map.of("10.88.0.5", 4L), "the server").withInUse(Map.of("10.88.0.5", 1L))
+                .withClientPods(Map.of()).withGhosts(List.of(), "fix");
+        assertThat(read.inUse("10.88.0.5")).as("kept through the read's later steps").isEqualTo(1L);
+        assertThat(read.inUse("10.88.0.6")).isNull();
+        assertThat(new Observation(100, 3, Map.of("10.88.0.5", 4L), null).inUseByClient()).isEmpty();
     }
 
     private static String column(Dialect dialect, ObserveScope scope) {
@@ -128,7 +143,7 @@ class ClientScopeTest {
                             bound.add(pargs[1]);
                             yield null;
                         }
-                        case "executeQuery" -> row("10.88.0.5", "app", 4L);
+                        case "executeQuery" -> row("10.88.0.5", "app", 4L, 1L);
                         default -> null;
                     });
                 }
@@ -136,7 +151,7 @@ class ClientScopeTest {
             });
         }
 
-        /** One row: the MariaDB privilege check, the settings and the clients query all read columns 1 to 3. */
+        /** One row: the MariaDB privilege check and the settings read columns 1 to 3, the clients query 1 to 4. */
         private static ResultSet row(Object... columns) {
             boolean[] read = {false};
             return proxy(ResultSet.class, (m, args) -> switch (m) {

@@ -1,9 +1,9 @@
 package io.poolbudget.agent;
 
 import static io.poolbudget.agent.Reflective.call;
+import static io.poolbudget.agent.Reflective.callOwn;
 
 import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -141,15 +141,35 @@ final class AgroalPools implements Pools {
                     && !metricsTurnedOn.contains(dataSource);
             Object pool = poolOf(dataSource);
             if (pool != null) {
-                long active = (Long) invoke(pool, "activeCount");
-                return new long[]{metrics ? active : -1, active + (Long) invoke(pool, "availableCount")};
+                long active = (Long) callOwn(pool, "activeCount");
+                return new long[]{metrics ? active : -1, active + (Long) callOwn(pool, "availableCount")};
             }
-            if (!metrics && metricsTurnedOn.add(dataSource)) {
-                call(dsConfig, DS_CONFIG, "setMetricsEnabled", new Class<?>[]{boolean.class}, true);
-            }
-            Object m = call(dataSource, DATA_SOURCE, "getMetrics");
+            Object m = metrics(dsConfig);
             long active = (Long) call(m, METRICS, "activeCount");
             return new long[]{metrics ? active : -1, active + (Long) call(m, METRICS, "availableCount")};
+        }
+
+        /**
+         * Callers waiting for a connection: Agroal's pool counts them whether or not its metrics are on (its metrics
+         * say 0 while off: they are turned on first where the datasource is wrapped).
+         */
+        @Override
+        public int awaiting() throws Exception {
+            config(); // its problem, if it has one
+            Object pool = poolOf(dataSource);
+            if (pool != null) {
+                return (int) (long) (Long) callOwn(pool, "awaitingCount");
+            }
+            return (int) (long) (Long) call(metrics(call(dataSource, DATA_SOURCE, "getConfiguration")), METRICS,
+                    "awaitingCount");
+        }
+
+        /** The datasource's metrics, turned on if the application left them off. */
+        private Object metrics(Object dsConfig) throws Exception {
+            if (!(Boolean) call(dsConfig, DS_CONFIG, "metricsEnabled") && metricsTurnedOn.add(dataSource)) {
+                call(dsConfig, DS_CONFIG, "setMetricsEnabled", new Class<?>[]{boolean.class}, true);
+            }
+            return call(dataSource, DATA_SOURCE, "getMetrics");
         }
 
         /**
@@ -184,20 +204,27 @@ final class AgroalPools implements Pools {
     /** Agroal's pool behind {@code io.agroal.pool.DataSource}, or null where the datasource is another class. */
     private static Object poolOf(Object dataSource) {
         try {
-            if (!dataSource.getClass().getName().equals("io.agroal.pool.DataSource")) {
-                return null;
-            }
-            Field f = dataSource.getClass().getDeclaredField("connectionPool");
-            f.setAccessible(true);
-            return f.get(dataSource);
+            Field f = POOL_FIELD.get(dataSource.getClass());
+            return f == null ? null : f.get(dataSource);
         } catch (ReflectiveOperationException | RuntimeException e) {
             return null;
         }
     }
 
-    private static Object invoke(Object target, String method) throws Exception {
-        Method m = target.getClass().getMethod(method);
-        m.setAccessible(true);
-        return m.invoke(target);
-    }
+    /** The field of {@code io.agroal.pool.DataSource} that holds its pool, found once; null for another class. */
+    private static final ClassValue<Field> POOL_FIELD = new ClassValue<>() {
+        @Override
+        protected Field computeValue(Class<?> type) {
+            if (!type.getName().equals("io.agroal.pool.DataSource")) {
+                return null;
+            }
+            try {
+                Field f = type.getDeclaredField("connectionPool");
+                f.setAccessible(true);
+                return f;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
+        }
+    };
 }

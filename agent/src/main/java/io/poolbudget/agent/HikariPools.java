@@ -103,6 +103,11 @@ final class HikariPools implements Pools {
             return server.isRegistered(pool) ? (Integer) server.getAttribute(pool, "ActiveConnections") : 0;
         }
 
+        @Override
+        public int awaiting() throws JMException {
+            return server.isRegistered(pool) ? (Integer) server.getAttribute(pool, "ThreadsAwaitingConnection") : 0;
+        }
+
         /**
          * Shrink: the minimum first (with the default fixed-size pool, lowering only the maximum would keep idle
          * connections until maxLifetime), then the maximum, then a soft eviction: idle connections close at once, busy

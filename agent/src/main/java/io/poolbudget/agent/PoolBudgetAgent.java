@@ -26,6 +26,8 @@ import java.util.Map;
  * Agroal pools (Quarkus) are found in the application's CDI container once it has started ({@link QuarkusDataSources})
  * and resized on the next period; until the agent confirms them the operator counts the pod at the larger of its start
  * size and the published one.
+ * The agent also measures the pod's demand for connections (in use plus callers waiting, {@link Demand}) and reports it
+ * on the status port; it changes nothing by it.
  * Nothing here may stop the application: every failure is reported on the status port and in one log line.
  */
 public final class PoolBudgetAgent {
@@ -42,7 +44,7 @@ public final class PoolBudgetAgent {
         }
     }
 
-    /** Starts the agent in this JVM: defaults for new pools, the resizer, the status port. */
+    /** Starts the agent in this JVM: defaults for new pools, the resizer, the demand's sampling, the status port. */
     static Resizer start(Map<String, String> options) throws IOException {
         Path file = Path.of(options.getOrDefault("file", DEFAULT_FILE));
         int port = Integer.parseInt(options.getOrDefault("port", Integer.toString(DEFAULT_PORT)));
@@ -54,8 +56,10 @@ public final class PoolBudgetAgent {
         var resizer = new Resizer(file, pools, n -> HikariDefaults.update(defaults, n));
         HikariPools.onRegistration(resizer::tick);
         resizer.start(periodMs);
+        var demand = new Demand(resizer::pools, System::nanoTime);
+        demand.start();
         if (port > 0) {
-            new StatusServer(port, resizer).start();
+            new StatusServer(port, resizer, demand).start();
         }
         return resizer;
     }

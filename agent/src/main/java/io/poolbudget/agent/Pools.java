@@ -32,7 +32,11 @@ interface Pools {
 
         int total() throws Exception;
 
+        /** Connections in use; -1 where the pool does not count them (Agroal with its metrics off). */
         int active() throws Exception;
+
+        /** Callers waiting for a connection now (HikariCP's ThreadsAwaitingConnection, Agroal's awaitingCount). */
+        int awaiting() throws Exception;
 
         void resize(int size) throws Exception;
 

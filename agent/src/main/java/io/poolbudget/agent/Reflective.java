@@ -3,6 +3,8 @@ package io.poolbudget.agent;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -14,6 +16,16 @@ import java.util.stream.Collectors;
  */
 final class Reflective {
     private static final Class<?>[] NONE = {};
+    /**
+     * The methods found, per class of the objects called on and per interface, name and parameter types: the agent
+     * reads the pools ten times a second, and a lookup lists every public method of the interface anew.
+     */
+    private static final ClassValue<Map<String, Method>> FOUND = new ClassValue<>() {
+        @Override
+        protected Map<String, Method> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
 
     private Reflective() {}
 
@@ -28,10 +40,35 @@ final class Reflective {
      */
     static Object call(Object target, String type, String method, Class<?>[] params, Object... args)
             throws Exception {
-        Class<?> api = Class.forName(type, false, target.getClass().getClassLoader());
-        Method m = method(api.getMethods(), type, method, params);
+        String key = params.length == 0 ? type + '.' + method : type + '.' + method + Arrays.toString(params);
+        Map<String, Method> found = FOUND.get(target.getClass());
+        Method m = found.get(key);
+        if (m == null) {
+            Class<?> api = Class.forName(type, false, target.getClass().getClassLoader());
+            m = method(api.getMethods(), type, method, params);
+            found.put(key, m);
+        }
         try {
             return m.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+        }
+    }
+
+    /**
+     * Calls the public method of no parameters {@code method} of {@code target}'s own class, which may itself not be
+     * public (Agroal's pool); what the method throws is thrown as it is.
+     */
+    static Object callOwn(Object target, String method) throws Exception {
+        Map<String, Method> found = FOUND.get(target.getClass());
+        Method m = found.get(method);
+        if (m == null) {
+            m = target.getClass().getMethod(method);
+            m.setAccessible(true);
+            found.put(method, m);
+        }
+        try {
+            return m.invoke(target);
         } catch (InvocationTargetException e) {
             throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
         }

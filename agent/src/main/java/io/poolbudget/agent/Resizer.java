@@ -16,6 +16,8 @@ final class Resizer {
     private final Pools pools;
     private final IntConsumer onChange;
     private volatile Snapshot last = new Snapshot(null, List.of(), null);
+    /** The pools as the last pass found them, for {@link Demand} to sample between passes; null where it could not. */
+    private volatile List<Pools.Pool> found = List.of();
     private Integer applied;
 
     Resizer(Path file, Pools pools, IntConsumer onChange) {
@@ -25,18 +27,24 @@ final class Resizer {
     }
 
     void start(long periodMs) {
+        every(periodMs, "poolbudget-agent", this::tick);
+    }
+
+    /** Runs {@code work} every {@code periodMs} on a daemon thread of its own until the thread is interrupted. */
+    static Thread every(long periodMs, String name, Runnable work) {
         Thread t = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
-                tick();
+                work.run();
                 try {
                     Thread.sleep(periodMs);
                 } catch (InterruptedException e) {
                     return;
                 }
             }
-        }, "poolbudget-agent");
+        }, name);
         t.setDaemon(true);
         t.start();
+        return t;
     }
 
     /** One pass: resize what differs from the published size, then read what every pool holds. */
@@ -49,18 +57,21 @@ final class Resizer {
                 onChange.accept(size);
                 applied = size;
             }
-            for (Pools.Pool pool : pools.all()) {
+            List<Pools.Pool> all = pools.all();
+            found = List.copyOf(all);
+            for (Pools.Pool pool : all) {
                 try {
                     if (size != null && !pool.sizedAt(size)) {
                         pool.resize(size);
                     }
                     states.add(new PoolState(pool.name(), pool.maximum(), pool.minimumIdle(), pool.total(),
-                            pool.active(), null));
+                            pool.active(), pool.awaiting(), null));
                 } catch (Exception e) { // one pool's failure is that pool's report; the others go on
-                    states.add(new PoolState(pool.name(), -1, -1, -1, -1, e.toString()));
+                    states.add(new PoolState(pool.name(), -1, -1, -1, -1, -1, e.toString()));
                 }
             }
         } catch (RuntimeException e) {
+            found = null;
             error = e.toString();
         }
         last = new Snapshot(size, List.copyOf(states), error);
@@ -71,20 +82,26 @@ final class Resizer {
         return last;
     }
 
+    List<Pools.Pool> pools() {
+        return found;
+    }
+
     static final class PoolState {
         final String name;
         final int maximum;
         final int minimumIdle;
         final int total;
         final int active;
+        final int awaiting;
         final String error;
 
-        PoolState(String name, int maximum, int minimumIdle, int total, int active, String error) {
+        PoolState(String name, int maximum, int minimumIdle, int total, int active, int awaiting, String error) {
             this.name = name;
             this.maximum = maximum;
             this.minimumIdle = minimumIdle;
             this.total = total;
             this.active = active;
+            this.awaiting = awaiting;
             this.error = error;
         }
     }
@@ -108,13 +125,23 @@ final class Resizer {
         }
 
         String json() {
+            return json(null);
+        }
+
+        /** The snapshot with the pod's {@link Demand} (the field left out where it is not known). */
+        String json(Integer demand) {
             StringBuilder out = new StringBuilder("{\"published\":").append(published).append(",\"confirmed\":")
-                    .append(confirmed()).append(",\"error\":").append(quote(error)).append(",\"pools\":[");
+                    .append(confirmed()).append(",\"error\":").append(quote(error));
+            if (demand != null) {
+                out.append(",\"demand\":").append(demand);
+            }
+            out.append(",\"pools\":[");
             for (int i = 0; i < pools.size(); i++) {
                 PoolState p = pools.get(i);
                 out.append(i == 0 ? "" : ",").append("{\"name\":").append(quote(p.name)).append(",\"maximum\":")
                         .append(p.maximum).append(",\"minimumIdle\":").append(p.minimumIdle).append(",\"total\":")
-                        .append(p.total).append(",\"active\":").append(p.active).append(",\"error\":")
+                        .append(p.total).append(",\"active\":").append(p.active).append(",\"awaiting\":")
+                        .append(p.awaiting).append(",\"error\":")
                         .append(quote(p.error)).append('}');
             }
             return out.append("]}").toString();

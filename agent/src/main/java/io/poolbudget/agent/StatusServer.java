@@ -10,17 +10,19 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What the agent applied, for the operator to read: any request to the port gets the last {@link Resizer.Snapshot}
- * as JSON over HTTP/1.0. Read-only, one request at a time, a few hundred bytes: no HTTP server library (the JDK's
+ * and the pod's {@link Demand} as JSON over HTTP/1.0. Read-only, one request at a time, a few hundred bytes: no HTTP server library (the JDK's
  * is not in every runtime image), and nothing the application could notice.
  */
 final class StatusServer {
     private final ServerSocket socket;
     private final Resizer resizer;
+    private final Demand demand;
 
-    StatusServer(int port, Resizer resizer) throws IOException {
+    StatusServer(int port, Resizer resizer, Demand demand) throws IOException {
         this.socket = new ServerSocket();
         this.socket.bind(new InetSocketAddress(port));
         this.resizer = resizer;
+        this.demand = demand;
     }
 
     int port() {
@@ -38,7 +40,7 @@ final class StatusServer {
             try (Socket s = socket.accept()) {
                 s.setSoTimeout(2000);
                 drainRequestLine(s.getInputStream());
-                byte[] body = resizer.last().json().getBytes(StandardCharsets.UTF_8);
+                byte[] body = resizer.last().json(demand.demand()).getBytes(StandardCharsets.UTF_8);
                 OutputStream out = s.getOutputStream();
                 out.write(("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length
                         + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));

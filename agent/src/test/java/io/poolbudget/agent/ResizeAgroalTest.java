@@ -48,9 +48,14 @@ class ResizeAgroalTest {
     }
 
     private AgroalDataSource pool(int max, int min) throws Exception {
-        var ds = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier().connectionPoolConfiguration(
-                cp -> cp.maxSize(max).minSize(min).acquisitionTimeout(Duration.ofSeconds(2))
-                        .connectionFactoryConfiguration(cf -> cf.connectionProviderClass(Counting.class))));
+        return pool(max, min, false);
+    }
+
+    private AgroalDataSource pool(int max, int min, boolean metrics) throws Exception {
+        var ds = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier().metricsEnabled(metrics)
+                .connectionPoolConfiguration(
+                        cp -> cp.maxSize(max).minSize(min).acquisitionTimeout(Duration.ofSeconds(30))
+                                .connectionFactoryConfiguration(cf -> cf.connectionProviderClass(Counting.class))));
         pools.add(ds);
         return ds;
     }
@@ -146,6 +151,33 @@ class ResizeAgroalTest {
             assertThat(seen.pools.get(0).active).as("Agroal counted none in use before its metrics were on")
                     .isEqualTo(-1);
             assertThat(seen.confirmed()).isTrue();
+        }
+    }
+
+    @Test
+    void theDemandIsTheConnectionsInUsePlusTheCallersWaitingWhereAgroalCountsThem() throws Exception {
+        for (boolean metrics : new boolean[]{true, false}) {
+            var ds = pool(2, 0, metrics);
+            var resizer = resizer(dir.resolve("absent"), ds);
+            resizer.tick();
+            long[] clock = {0};
+            var demand = new Demand(resizer::pools, () -> clock[0]);
+            try (Callers held = Callers.start(2, ds::getConnection)) {
+                await(() -> OPEN.get() == 2);
+                try (Callers waiting = Callers.start(3, ds::getConnection)) {
+                    await(() -> resizer.tick().pools.get(0).awaiting == 3); // counted with or without metrics
+                    demand.sample();
+                    if (metrics) {
+                        assertThat(demand.demand()).as("2 in use, 3 waiting").isEqualTo(5);
+                    } else {
+                        assertThat(demand.demand()).as("in use unknown: no demand, not 0").isNull();
+                    }
+                    held.close();
+                }
+            }
+            clock[0] += 10_000_000_000L;
+            demand.sample();
+            assertThat(demand.demand()).as("metrics %s, after the window", metrics).isEqualTo(metrics ? 0 : null);
         }
     }
 

@@ -150,12 +150,53 @@ class ResizeHikariTest {
         pool = pool("status");
         var resizer = new Resizer(file, new HikariPools(java.util.regex.Pattern.compile(".*")), n -> {});
         await(() -> resizer.tick().confirmed());
-        var server = new StatusServer(0, resizer);
+        var demand = new Demand(resizer::pools, System::nanoTime);
+        var server = new StatusServer(0, resizer, demand);
         server.start();
         String body = new String(new URL("http://127.0.0.1:" + server.port() + "/").openStream().readAllBytes(),
                 StandardCharsets.UTF_8);
         assertThat(body).startsWith("{\"published\":3,\"confirmed\":true").contains("\"name\":\"hikari:status\"")
-                .contains("\"maximum\":3");
+                .contains("\"maximum\":3").doesNotContain("demand");
+        demand.sample();
+        body = new String(new URL("http://127.0.0.1:" + server.port() + "/").openStream().readAllBytes(),
+                StandardCharsets.UTF_8);
+        assertThat(body).contains("\"error\":null,\"demand\":0,\"pools\"");
+    }
+
+    @Test
+    void theDemandIsTheConnectionsInUsePlusTheCallersWaitingUntilTheWindowHasPassedIt() throws Exception {
+        HikariDefaults.install(null, dir);
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("demand");
+        config.setDataSource(countingDataSource());
+        config.setMaximumPoolSize(2);
+        config.setConnectionTimeout(30_000);
+        pool = new HikariDataSource(config);
+        var resizer = new Resizer(dir.resolve("absent"), new HikariPools(java.util.regex.Pattern.compile(".*")),
+                n -> {});
+        resizer.tick();
+        long[] clock = {0};
+        var demand = new Demand(resizer::pools, () -> clock[0]);
+        var sampled = new Demand(resizer::pools, System::nanoTime);
+        Thread sampling = sampled.start();
+        try (Callers held = Callers.start(2, pool::getConnection)) {
+            await(() -> pool.getHikariPoolMXBean().getActiveConnections() == 2);
+            try (Callers waiting = Callers.start(3, pool::getConnection)) {
+                await(() -> sampled.demand() != null && sampled.demand() >= 5); // on its own thread, 10 times a second
+                demand.sample();
+                assertThat(demand.demand()).as("2 in use, 3 waiting").isEqualTo(5);
+                assertThat(resizer.tick().pools.get(0).awaiting).isEqualTo(3);
+                held.close();
+            }
+        } finally {
+            sampling.interrupt();
+        }
+        clock[0] += 9_000_000_000L;
+        demand.sample();
+        assertThat(demand.demand()).as("within the window").isEqualTo(5);
+        clock[0] += 1_000_000_000L;
+        demand.sample();
+        assertThat(demand.demand()).as("after it: all given back").isZero();
     }
 
     @Test

@@ -11,6 +11,8 @@ import java.util.List;
 @ValidationRule(value = "self.dryRun || has(self.injection)", message = "spec.injection is required unless spec.dryRun is true: name a preset or the env variables")
 @ValidationRule(value = "has(self.database) != has(self.databaseRef)", message = "set exactly one of spec.database (a database of this policy's own) or spec.databaseRef (a shared "
         + "DatabaseBudget)")
+@ValidationRule(value = "!has(self.allocation) || !has(self.allocation.mode) || self.allocation.mode != 'Demand' || "
+        + "(has(self.injection) && has(self.injection.resize) && self.injection.resize == 'Live')", message = AllocationSpec.DEMAND_MESSAGE)
 public class PoolPolicySpec {
 
     @JsonPropertyDescription("The database whose connections this policy budgets, as this policy's own. Set this or "
@@ -30,6 +32,10 @@ public class PoolPolicySpec {
     @JsonPropertyDescription("How pool sizes reach the workloads. Required unless dryRun is true.")
     private InjectionSpec injection;
 
+    @JsonPropertyDescription("How the budget is shared between the targets: by weights (the default), following "
+            + "their demand (Demand), or reporting what Demand would do (Recommend).")
+    private AllocationSpec allocation;
+
     @Default("false")
     @JsonPropertyDescription("Compute and report in status without touching any workload.")
     private Boolean dryRun = false;
@@ -47,6 +53,8 @@ public class PoolPolicySpec {
     public void setTargets(List<TargetSpec> targets) { this.targets = targets; }
     public InjectionSpec getInjection() { return injection; }
     public void setInjection(InjectionSpec injection) { this.injection = injection; }
+    public AllocationSpec getAllocation() { return allocation; }
+    public void setAllocation(AllocationSpec allocation) { this.allocation = allocation; }
     public Boolean getDryRun() { return dryRun; }
     public void setDryRun(Boolean dryRun) { this.dryRun = dryRun; }
     public DeletionPolicy getDeletionPolicy() { return deletionPolicy; }

@@ -101,6 +101,37 @@ public class TargetStatus {
             + "resize), else how many pools it found. Those with a problem first: the first 5 pods, and how many more.")
     private java.util.List<String> agents;
 
+    @JsonPropertyDescription("spec.allocation Demand or Recommend: connections this target's pods want, per pod: in use "
+            + "plus callers waiting for one, the high watermark of each report, smoothed (it rises at once and decays "
+            + "with a half-life). Absent while unknown.")
+    private Integer demand;
+
+    @JsonPropertyDescription("Where demand comes from: agent (the pods' pools, in use plus waiting), or database (in use "
+            + "only) where no agent reports it, which cannot see callers waiting.")
+    private String demandSource;
+
+    @JsonPropertyDescription("spec.allocation Demand or Recommend: the pool size by weights alone (the nominal share), "
+            + "from which the target lends and borrows.")
+    private Integer nominalPoolSize;
+
+    @JsonPropertyDescription("spec.allocation Recommend: the pool size mode Demand would give this target now; nothing "
+            + "is written.")
+    private Integer recommendedPoolSize;
+
+    @JsonPropertyDescription("spec.allocation Demand or Recommend: what the allocation did for this target and why, in "
+            + "one line (lent, borrowed, at its nominal share, or kept at it: no live resize, no demand reported).")
+    private String allocation;
+
+    public Integer getDemand() { return demand; }
+    public void setDemand(Integer demand) { this.demand = demand; }
+    public String getDemandSource() { return demandSource; }
+    public void setDemandSource(String demandSource) { this.demandSource = demandSource; }
+    public Integer getNominalPoolSize() { return nominalPoolSize; }
+    public void setNominalPoolSize(Integer nominalPoolSize) { this.nominalPoolSize = nominalPoolSize; }
+    public Integer getRecommendedPoolSize() { return recommendedPoolSize; }
+    public void setRecommendedPoolSize(Integer recommendedPoolSize) { this.recommendedPoolSize = recommendedPoolSize; }
+    public String getAllocation() { return allocation; }
+    public void setAllocation(String allocation) { this.allocation = allocation; }
     public java.util.List<String> getAgents() { return agents; }
     public void setAgents(java.util.List<String> agents) { this.agents = agents; }
     public String getResize() { return resize; }
