@@ -11,7 +11,7 @@
 #     --budget N (6)  --busy-load F (0.85: the busy rate is that part of what the equal share serves, measured
 #     first; or --busy-rate R req/s)  --quiet-rate R (20 req/s)  --phase-seconds N (30)
 #     --query SQL (SELECT pg_sleep(0.004))  --connection-timeout-ms N (2000)  --period-seconds N (10)
-#     --sample-ms N (100)  --half-life-seconds N (10)  --lendable-percent N (50)  --borrowing-limit-percent N (100)
+#     --half-life-seconds N (10)  --lendable-percent N (50)  --borrowing-limit-percent N (100)
 #     --strategies equal,oracle,demand  --out DIR (bench/results)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -10,17 +10,40 @@ import java.util.regex.Pattern;
  * The agent's own resize code for one HikariCP pool of the benchmark's JVM (bench/demand-allocation.sh): the size is
  * published in a file as the operator publishes it to a pod, the agent's {@link Resizer} with its {@link HikariPools}
  * applies it, and {@link #confirmed()} is the agent's evidence the operator waits for before another target may grow
- * (the pool's maximum at the size and no more connections than that). Here in the agent's package because the resizer
- * is package-private; the benchmark's code is the only user.
+ * (the pool's maximum at the size and no more connections than that). {@link #demand()} is the agent's own demand
+ * ({@link Demand}: in use plus waiting every 100 ms, the high watermark of the last 10 s), as the operator reads it
+ * from a pod. Here in the agent's package because the resizer is package-private; the benchmark's code is the only
+ * user.
  */
-public final class BenchResizer {
+public final class BenchResizer implements AutoCloseable {
     private final Path file;
     private final Resizer resizer;
+    private final Demand demand;
+    private Thread sampling;
 
     /** The pool named {@code poolName} (registered with {@code registerMbeans}), its size published in {@code file}. */
     public BenchResizer(String poolName, Path file) {
         this.file = file;
         this.resizer = new Resizer(file, new HikariPools(Pattern.compile(Pattern.quote(poolName))), size -> {});
+        this.demand = new Demand(resizer::pools, System::nanoTime);
+    }
+
+    /** Starts the agent's demand sampling (every 100 ms, on a thread of its own). */
+    public void startDemand() {
+        sampling = demand.start();
+    }
+
+    /** The agent's demand: the highest in use plus waiting of the last 10 s; null where it is not known. */
+    public Integer demand() {
+        return demand.demand();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (sampling != null) {
+            sampling.interrupt();
+            sampling.join();
+        }
     }
 
     /** Publishes {@code size} and runs one pass of the agent: the pool takes the size (shrink: its idle go at once). */

@@ -6,7 +6,7 @@ import java.util.Map;
 
 /** bench/demand-allocation.sh's options, described there. */
 record BenchOptions(String url, String user, String password, String query, int connectionTimeoutMs, int budget,
-        double busyRate, double busyLoad, double quietRate, int phaseSeconds, int periodSeconds, long sampleMs,
+        double busyRate, double busyLoad, double quietRate, int phaseSeconds, int periodSeconds,
         double halfLifeSeconds, int lendablePercent, int borrowingLimitPercent, List<String> strategies,
         String out, String commit) {
 
@@ -22,7 +22,6 @@ record BenchOptions(String url, String user, String password, String query, int 
         o.put("--quiet-rate", "20");
         o.put("--phase-seconds", "30");
         o.put("--period-seconds", "10");
-        o.put("--sample-ms", "100");
         o.put("--half-life-seconds", "10");
         o.put("--lendable-percent", "50");
         o.put("--borrowing-limit-percent", "100");
@@ -45,7 +44,7 @@ record BenchOptions(String url, String user, String password, String query, int 
                 Double.parseDouble(o.get("--busy-rate")), Double.parseDouble(o.get("--busy-load")),
                 Double.parseDouble(o.get("--quiet-rate")),
                 Integer.parseInt(o.get("--phase-seconds")), Integer.parseInt(o.get("--period-seconds")),
-                Long.parseLong(o.get("--sample-ms")), Double.parseDouble(o.get("--half-life-seconds")),
+                Double.parseDouble(o.get("--half-life-seconds")),
                 Integer.parseInt(o.get("--lendable-percent")), Integer.parseInt(o.get("--borrowing-limit-percent")),
                 List.of(o.get("--strategies").split(",")), o.get("--out"), o.get("--commit"));
     }
@@ -53,7 +52,7 @@ record BenchOptions(String url, String user, String password, String query, int 
     /** The same with the busy workloads' rate set (from --busy-load, once one connection's rate is measured). */
     BenchOptions withBusyRate(double rate) {
         return new BenchOptions(url, user, password, query, connectionTimeoutMs, budget, rate, busyLoad, quietRate,
-                phaseSeconds, periodSeconds, sampleMs, halfLifeSeconds, lendablePercent, borrowingLimitPercent,
+                phaseSeconds, periodSeconds, halfLifeSeconds, lendablePercent, borrowingLimitPercent,
                 strategies, out, commit);
     }
 

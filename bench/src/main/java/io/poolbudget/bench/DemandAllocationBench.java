@@ -77,22 +77,24 @@ public class DemandAllocationBench {
         tee.println("# bench/demand-allocation.sh: the budget follows the load (issue 55)");
         tee.println("# " + java.time.LocalDate.now(java.time.ZoneOffset.UTC) + ", commit " + o.commit());
         tee.println(PoolSizesBench.machine(o.url(), o.user(), o.password()));
-        tee.printf(Locale.ROOT, """
-                variant: the benchmark's own HikariCP pools (one JVM, HikariCP %s), resized through the agent's code \
-                (io.poolbudget.agent Resizer + HikariPools, the size published in a file) by the operator's decisions \
-                (sizing/ DemandSignal + DemandSolver), shrink-first with the agent's confirmation as evidence
-                workloads: a, b, c, one pool each (a target of 1 pod x 1 pool: cost 1, minPoolSize 1, weight 1), \
-                budget %d connections
-                load: open model, Poisson arrivals; busy %.0f req/s, quiet %.0f req/s; a request borrows a connection \
-                (connectionTimeout %d ms), runs `%s` and returns it; latency from arrival
-                phases: %s, %d s each
-                Demand: period %d s (first decision half a period in), demand sampled every %d ms (HikariCP active + \
-                threadsAwaitingConnection, high watermark per period), half-life %.0f s, lendable %d %%, \
-                borrowing limit %d %%
-                """, hikariVersion(), o.budget(),
+        tee.printf(Locale.ROOT,
+                """
+                        variant: the benchmark's own HikariCP pools (one JVM, HikariCP %s), resized through the agent's code \
+                        (io.poolbudget.agent Resizer + HikariPools, the size published in a file) by the operator's decisions \
+                        (sizing/ DemandSignal + DemandSolver), shrink-first with the agent's confirmation as evidence
+                        workloads: a, b, c, one pool each (a target of 1 pod x 1 pool: cost 1, minPoolSize 1, weight 1), \
+                        budget %d connections
+                        load: open model, Poisson arrivals; busy %.0f req/s, quiet %.0f req/s; a request borrows a connection \
+                        (connectionTimeout %d ms), runs `%s` and returns it; latency from arrival
+                        phases: %s, %d s each
+                        Demand: period %d s (first decision half a period in), each pool's demand read from the agent's own \
+                        measure (HikariCP active + threadsAwaitingConnection every 100 ms, the high watermark of the last 10 s), \
+                        smoothed by DemandSignal with a half-life of %.0f s, lendable %d %%, borrowing limit %d %%
+                        """,
+                hikariVersion(), o.budget(),
                 o.busyRate(), o.quietRate(), o.connectionTimeoutMs(), o.query(),
                 String.join(", ", o.phases().stream().map(DemandFleet.Phase::name).toList()), o.phaseSeconds(),
-                o.periodSeconds(), o.sampleMs(), o.halfLifeSeconds(), o.lendablePercent(),
+                o.periodSeconds(), o.halfLifeSeconds(), o.lendablePercent(),
                 o.borrowingLimitPercent());
     }
 

@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The operator's Demand allocation over the benchmark's pools, period by period: each pool's demand (the agent's high
- * watermark of in use plus waiting, sampled every 100 ms), smoothed, one allocation solved for the budget, then
+ * The operator's Demand allocation over the benchmark's pools, period by period: each pool's demand (the agent's own:
+ * the high watermark of in use plus waiting over the last 10 s, sampled every 100 ms), smoothed, one allocation solved for the budget, then
  * resized shrink-first through the agent's code: the shrinks are published, the controller waits until each shrunk
  * pool confirms (its maximum at the size and no more connections than that), and only then publishes the raises, each
  * within what the confirmed shrinks freed; a pool that does not confirm in time keeps being counted at its larger size.
@@ -39,7 +39,6 @@ final class DemandController implements AutoCloseable {
     private final int[] lastPeriodWrites;
     private final int[][] atPhaseStart;
     private final List<String> log = new ArrayList<>();
-    private final DemandFleet.DemandSampler sampler;
     private final Thread thread;
     private volatile int[] inForce;
     private volatile int phase;
@@ -56,7 +55,9 @@ final class DemandController implements AutoCloseable {
         this.mostPerPeriod = new int[phases];
         this.lastPeriodWrites = new int[phases];
         this.atPhaseStart = new int[phases][];
-        this.sampler = fleet.new DemandSampler(o.sampleMs());
+        for (var r : fleet.resizers) {
+            r.startDemand();
+        }
         this.thread = new Thread(this::loop, "demand-controller");
         thread.setDaemon(true);
     }
@@ -103,10 +104,10 @@ final class DemandController implements AutoCloseable {
     private synchronized void step(double at, double elapsed) throws IOException, InterruptedException {
         int p = phase;
         boolean lastPeriod = (System.nanoTime() - phaseStart) / 1e9 >= o.phaseSeconds() - o.periodSeconds();
-        int[] samples = new int[current.length];
+        Integer[] samples = new Integer[current.length];
         for (int w = 0; w < current.length; w++) {
-            samples[w] = sampler.take(w);
-            smoothed[w] = allocator.smooth(smoothed[w], samples[w], elapsed);
+            samples[w] = fleet.resizers[w].demand();
+            smoothed[w] = samples[w] == null ? null : allocator.smooth(smoothed[w], samples[w], elapsed);
         }
         int[] target = allocator.solve(smoothed, current);
         int[] before = current.clone();
@@ -155,13 +156,17 @@ final class DemandController implements AutoCloseable {
             lastPeriodWrites[p] += lastPeriod ? published[w] : 0;
         }
         log.add(String.format(Locale.ROOT, "  %6.1f s  %-9s watermark %-9s smoothed %-17s solved %-8s sizes %s -> %s%s",
-                at, o.phases().get(p).name(), PhaseResult.sizes(samples), smoothedText(), PhaseResult.sizes(target),
+                at, o.phases().get(p).name(), text(samples), smoothedText(), PhaseResult.sizes(target),
                 PhaseResult.sizes(before), PhaseResult.sizes(current),
                 shrunk.isEmpty() ? "" : "  (shrinks confirmed in " + confirmMs + " ms"
                         + (shrunk.stream().allMatch(w -> confirmed[w]) ? ")" : ", NOT ALL: counted at their size)")));
         if (!Arrays.equals(before, current)) {
             log.add("            " + allocator.explain());
         }
+    }
+
+    private static String text(Integer[] values) {
+        return String.join(",", Arrays.stream(values).map(v -> v == null ? "-" : v.toString()).toArray(String[]::new));
     }
 
     private String smoothedText() {
@@ -190,6 +195,8 @@ final class DemandController implements AutoCloseable {
     public void close() throws InterruptedException {
         thread.interrupt();
         thread.join();
-        sampler.close();
+        for (var r : fleet.resizers) {
+            r.close();
+        }
     }
 }

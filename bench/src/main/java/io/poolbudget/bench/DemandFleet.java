@@ -14,7 +14,6 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -178,49 +177,6 @@ final class DemandFleet implements AutoCloseable {
             }
             tally.add(System.nanoTime() - arrival, timeout, error);
         });
-    }
-
-    /** Each pool's connections in use plus callers waiting for one, now. */
-    int demandNow(int w) {
-        var mx = pools[w].getHikariPoolMXBean();
-        return mx.getActiveConnections() + mx.getThreadsAwaitingConnection();
-    }
-
-    /**
-     * The pools' demand as the agent samples it: every {@code periodMs}, in use plus waiting per pool, kept as a high
-     * watermark until {@link #take} reads and resets it.
-     */
-    final class DemandSampler implements AutoCloseable {
-        private final AtomicIntegerArray watermark = new AtomicIntegerArray(NAMES.length);
-        private final Thread thread;
-
-        DemandSampler(long periodMs) {
-            thread = new Thread(() -> {
-                while (!Thread.currentThread().isInterrupted()) {
-                    for (int w = 0; w < NAMES.length; w++) {
-                        int d = demandNow(w);
-                        watermark.accumulateAndGet(w, d, Math::max);
-                    }
-                    try {
-                        Thread.sleep(periodMs);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "demand-sampler");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        int take(int w) {
-            return watermark.getAndSet(w, 0);
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            thread.interrupt();
-            thread.join();
-        }
     }
 
     @Override
