@@ -139,7 +139,8 @@ class DemandStepTest {
         assertThat(a.demand()).as("its demand is still shown").isEqualTo(1);
         assertThat(r.moves("Deployment/a")).isFalse();
         assertThat(r.moves("Deployment/b")).isTrue();
-        assertThat(r.rows().get("Deployment/b").allocation()).as("the only target solved: nothing is lent").isEqualTo("nominal 10: every target is busy (demand 16 per pod)");
+        assertThat(r.rows().get("Deployment/b").allocation()).as("the only target solved: nothing is lent")
+                .isEqualTo("nominal 10: every target is busy (demand 16 per pod)");
     }
 
     @Test
