@@ -83,8 +83,12 @@ public final class DemandStep {
         List<DemandTarget> solving = new ArrayList<>();
         for (Target t : targets) {
             DemandState.Track prev = before.of(t.id());
+            // counted up to the most it could be given: 300 callers queued at a pool of 10 would otherwise keep it
+            // looking busy for many half-lives after its load ended, and every other target with it
+            int ceiling = DemandSolver.ceiling(t.allocation().poolSize(),
+                    t.allocation().peak().target().maxPoolSize(), lending);
             Double d = t.sample() == null ? null : DemandSignal.smooth(prev == null ? null : prev.demand(),
-                    Math.min(Limits.POOL_SIZE, Math.max(0, t.sample())),
+                    Math.min(ceiling, Math.max(0, t.sample())),
                     prev == null ? 0 : Math.max(0, nowMs - prev.atMs()) / 1000.0,
                     HALF_LIFE_PERIODS * periodMs / 1000.0);
             smoothed.put(t.id(), d);

@@ -81,6 +81,28 @@ class DemandStepTest {
                 .containsEntry("Deployment/a", 10).containsEntry("Deployment/b", 10);
     }
 
+    /**
+     * Callers queued far beyond what a target could ever be given count up to its ceiling (20): once its load ends,
+     * its demand falls below its nominal within a few half-lives, not the many that 300 would take.
+     */
+    @Test
+    void demandAboveTheCeilingCountsAsTheCeilingSoAnEndedBurstFadesInAFewPeriods() {
+        var spec = spec(AllocationMode.Demand);
+        var burst = DemandStep.decide(spec, live(10.0, 300.0), DemandState.EMPTY, T0);
+        assertThat(burst.rows().get("Deployment/b").demand()).isEqualTo(20);
+        var state = burst.state();
+        DemandStep.Result r = burst;
+        int periods = 0;
+        while (r.rows().get("Deployment/b").size() >= 10 && periods < 30) {
+            periods++;
+            r = DemandStep.decide(spec, live(10.0, 1.0), state, T0.plusSeconds(10L * periods));
+            state = r.state();
+        }
+        // from 20 to below 10 × 1.5 / 1.5 takes about one half-life (3 periods) of decay toward 1, plus the band
+        assertThat(periods).as("periods until b, idle again, lends").isBetween(1, 8);
+        assertThat(r.rows().get("Deployment/b").size()).isLessThan(10);
+    }
+
     @Test
     void aTargetWhoseReportsStopTakesItsNominalShare() {
         var lent = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 16.0), DemandState.EMPTY, T0);
