@@ -14,7 +14,7 @@ import java.util.Locale;
  * <ul>
  * <li>No demand reported, or no pods planned: its nominal.
  * <li>Its goal: its current size while that lies between d and d × {@link #SLACK} (and within [floor, ceiling]);
- * otherwise d × {@link #HEADROOM}, within [floor, ceiling].
+ * otherwise {@link #sizeFor(double) sizeFor(d)} = ⌈d⌉ + ⌊d / 4⌋, within [floor, ceiling].
  * <li>A goal at or below nominal is its size at once, even while its change-rate bound holds it: below nominal it
  * lends the rest; up to nominal is its guarantee, so a lender whose demand rises takes it back at once.
  * <li>A goal above nominal is borrowed: first every borrower keeps what it already holds above nominal (up to its
@@ -22,15 +22,26 @@ import java.util.Locale;
  * ({@link DemandBorrowing}), each step paid from the lent connections, until the next does not fit. A lender that
  * reclaims shrinks the lent pool, and so the borrowers, down to their nominal at least.
  * </ul>
- * HEADROOM and SLACK are the hysteresis: a size set from demand d stays while demand wanders within ±10% of d
- * (d × 1.1 ≤ d × 1.25, and d × 0.9 × 1.5 ≥ d × 1.25), and solving again with the same demand and current = the last
- * sizes gives the same sizes. Pure and deterministic: ties go by id, so the input's order changes nothing.
+ * The headroom of sizeFor and SLACK are the hysteresis: for d ≥ 4 a size set from demand d stays while demand
+ * wanders within ±10% of d (⌈1.1 d⌉ ≤ ⌈d⌉ + ⌈d / 10⌉ ≤ ⌈d⌉ + ⌊d / 4⌋, and ⌈1.5 × 0.9 d⌉ ≥ ⌈d⌉ + ⌊d / 4⌋). Below 4 there
+ * is no headroom, so a 10% rise of a demand just under a whole number asks for one more connection: a rise, not a
+ * flap. Solving again with the same demand and current = the last sizes gives the same sizes. Pure and
+ * deterministic: ties go by id, so the input's order changes nothing.
  */
 public final class DemandSolver {
     private DemandSolver() {}
 
-    /** A size set from demand d is d × HEADROOM, rounded up: room for a burst above the smoothed demand. */
-    static final double HEADROOM = 1.25;
+    /**
+     * The size set from demand d: ⌈d⌉ plus a quarter of d in whole connections, rounded down (1 → 1, 2 → 2, 3.5 → 4,
+     * 4 → 5, 4.8 → 6, 9.6 → 12). The agent's demand is already its high watermark over its window, so the burst is in
+     * it; the headroom adds a connection only where a quarter of the demand is at least one. A factor rounded up (the
+     * old ⌈1.25 d⌉) turned a quiet target's demand of 1 into 2, a small pool's whole nominal, so it lent nothing.
+     */
+    static int sizeFor(double demand) {
+        long quarter = (long) Math.min(Limits.POOL_SIZE, Math.floor(demand / 4 + TOLERANCE));
+        return (int) Math.min(Limits.POOL_SIZE, wanted(demand, 1) + quarter);
+    }
+
     /**
      * A size is kept while d × SLACK, rounded up, still reaches it: demand must fall by a third before it shrinks. One
      * factor of 1.25 for both would let a 10% fall shrink a size just set (set at 4 from demand 2.41, 2.17 shrank it).
@@ -103,14 +114,17 @@ public final class DemandSolver {
         return (int) Math.max(nominal, ceiling);
     }
 
-    /** demand × factor, rounded up to whole connections (a tiny tolerance keeps 8.000000001 at 8). */
+    /** Keeps a demand a rounding error off a whole number at that number: 8.000000001 is 8, 7.999999999 too. */
+    private static final double TOLERANCE = 1e-9;
+
+    /** demand × factor, rounded up to whole connections (within {@link #TOLERANCE} of one, that one). */
     private static int wanted(double demand, double factor) {
-        return (int) Math.min(Limits.POOL_SIZE, Math.ceil(demand * factor - 1e-9));
+        return (int) Math.min(Limits.POOL_SIZE, Math.ceil(demand * factor - TOLERANCE));
     }
 
     /**
      * The size a target's demand asks for: its current size while that lies between d and d × SLACK (rounded up,
-     * within [floor, ceiling]), so a wobble writes nothing; otherwise d × HEADROOM, within [floor, ceiling].
+     * within [floor, ceiling]), so a wobble writes nothing; otherwise {@link #sizeFor(double)}, within [floor, ceiling].
      */
     private static int goal(DemandTarget t, int floor, int ceiling) {
         double d = t.demand();
@@ -119,7 +133,7 @@ public final class DemandSolver {
                 && current <= ceiling) {
             return current;
         }
-        return Math.min(ceiling, Math.max(floor, wanted(d, HEADROOM)));
+        return Math.min(ceiling, Math.max(floor, sizeFor(d)));
     }
 
     private static String explain(DemandTarget t, int floor, int ceiling, int size, int top, boolean allBusy) {

@@ -57,12 +57,12 @@ class DemandSolverTest {
 
     @Test
     void aBorrowerStopsAtDemandWithHeadroomAndAtItsCeiling() {
-        // three lenders lend 4 each; b wants ceil(9 × 1.25) = 12, c its ceiling 16
+        // three lenders lend 4 each; b wants ⌈9⌉ + ⌊9 / 4⌋ = 11, c its ceiling 16
         var shares = solve(target("a", 0.0, 8), target("b", 9.0, 8), target("c", 100.0, 8), target("d", 0.0, 8),
                 target("e", 0.0, 8));
         assertThat(share(shares, "a").size()).isEqualTo(4);
-        assertThat(share(shares, "b").size()).isEqualTo(12);
-        assertThat(share(shares, "b").explanation()).isEqualTo("borrows 4 above nominal 8 (demand 9.0 per pod, "
+        assertThat(share(shares, "b").size()).isEqualTo(11);
+        assertThat(share(shares, "b").explanation()).isEqualTo("borrows 3 above nominal 8 (demand 9.0 per pod, "
                 + "ceiling 16)");
         assertThat(share(shares, "c").size()).isEqualTo(16);
         assertThat(share(shares, "c").explanation()).isEqualTo("borrows 8 above nominal 8 (demand 100.0 per pod, "
@@ -74,13 +74,49 @@ class DemandSolverTest {
     }
 
     @Test
+    void theSizeSetFromDemandIsItsDemandRoundedUpPlusAWholeQuarter() {
+        assertThat(DemandSolver.sizeFor(0.0)).isZero();
+        assertThat(DemandSolver.sizeFor(1.0)).isEqualTo(1); // the burst is in the high watermark: no headroom
+        assertThat(DemandSolver.sizeFor(2.0)).isEqualTo(2);
+        assertThat(DemandSolver.sizeFor(3.5)).isEqualTo(4);
+        assertThat(DemandSolver.sizeFor(3.99)).isEqualTo(4);
+        assertThat(DemandSolver.sizeFor(4.0)).isEqualTo(5); // a quarter is one connection
+        assertThat(DemandSolver.sizeFor(4.8)).isEqualTo(6);
+        assertThat(DemandSolver.sizeFor(9.6)).isEqualTo(12);
+        assertThat(DemandSolver.sizeFor(8.000000001)).isEqualTo(10); // a rounding error off 8 is 8
+        assertThat(DemandSolver.sizeFor(7.999999999)).isEqualTo(10);
+        assertThat(DemandSolver.sizeFor(1e300)).isEqualTo(Limits.POOL_SIZE);
+    }
+
+    @Test
+    void inSmallPoolsAQuietTargetLendsAndTheBusyOneBorrowsIt() {
+        // budget 6 for 3 targets by equal weights: nominal 2 each; a quiet target's high watermark is 1 in flight.
+        // A former borrower (at 4) gone quiet is set from demand 1.0: ⌈1⌉ + ⌊1 / 4⌋ = 1, so it lends 1 of its 2
+        var small = new Lending(50, 100);
+        var quiet = DemandSolver.solve(List.of(new DemandTarget("a", 1, 1, 2, 1, null, 1.0, 4, true)), small);
+        assertThat(quiet.get(0).size()).isEqualTo(1);
+        assertThat(quiet.get(0).explanation()).isEqualTo("lends 1 of nominal 2 (demand 1.0 per pod; floor 1)");
+        // two quiet targets at 1 keep it ([⌈1⌉, ⌈1 × 1.5⌉] = [1, 2] holds 1); the busy one borrows both lent
+        var shares = DemandSolver.solve(List.of(new DemandTarget("a", 1, 1, 2, 1, null, 1.0, 1, true),
+                new DemandTarget("b", 1, 1, 2, 1, null, 30.0, 2, true),
+                new DemandTarget("c", 1, 1, 2, 1, null, 1.0, 1, true)), small);
+        assertThat(shares).extracting(DemandShare::size).containsExactly(1, 4, 1);
+        assertThat(share(shares, "b").explanation())
+                .isEqualTo("borrows 2 above nominal 2 (demand 30.0 per pod, ceiling 4)");
+        // a quiet target at 2 in flight needs all of its 2: nothing to lend, the busy one keeps its nominal
+        var two = DemandSolver.solve(List.of(new DemandTarget("a", 1, 1, 2, 1, null, 2.0, 4, true),
+                new DemandTarget("b", 1, 1, 2, 1, null, 30.0, 2, true)), small);
+        assertThat(two).extracting(DemandShare::size).containsExactly(2, 2);
+    }
+
+    @Test
     void aLenderKeepsItsSizeWhileDemandWobbles() {
-        // set from demand 4.8: ceil(4.8 × 1.25) = 6
+        // set from demand 4.8: ⌈4.8⌉ + ⌊4.8 / 4⌋ = 6
         assertThat(share(solve(target("a", 4.8, 4)), "a").size()).isEqualTo(6);
         for (double demand = 4.8 * 0.9; demand <= 4.8 * 1.1; demand += 0.05) {
             assertThat(share(solve(target("a", demand, 6)), "a").size()).as("demand %s", demand).isEqualTo(6);
         }
-        // a third less demand: ceil(3.0 × 1.5) = 5 < 6, so it shrinks to ceil(3 × 1.25) = 4
+        // a third less demand: ⌈3.0 × 1.5⌉ = 5 < 6, so it shrinks to ⌈3⌉ + ⌊3 / 4⌋ = 3, held up at its floor 4
         assertThat(share(solve(target("a", 3.0, 6)), "a").size()).isEqualTo(4);
     }
 
@@ -88,7 +124,7 @@ class DemandSolverTest {
     void aBorrowerKeepsItsSizeWhileDemandWobbles() {
         var lender = target("a", 0.0, 4);
         var other = target("z", 0.0, 4);
-        var set = solve(lender, other, target("b", 9.6, 8)); // ceil(9.6 × 1.25) = 12
+        var set = solve(lender, other, target("b", 9.6, 8)); // ⌈9.6⌉ + ⌊9.6 / 4⌋ = 12
         assertThat(share(set, "b").size()).isEqualTo(12);
         for (double demand = 9.6 * 0.9; demand <= 9.6 * 1.1; demand += 0.05) {
             assertThat(share(solve(lender, other, target("b", demand, 12)), "b").size()).as("demand %s", demand)
@@ -96,14 +132,15 @@ class DemandSolverTest {
         }
         // demand above its size: it rises to its ceiling; a third less: it gives back down to demand with headroom
         assertThat(share(solve(lender, other, target("b", 15.0, 12)), "b").size()).isEqualTo(16);
-        assertThat(share(solve(lender, other, target("b", 7.0, 12)), "b").size()).isEqualTo(9); // ceil(7 × 1.25)
+        // ⌈7.2 × 1.5⌉ = 11 < 12: ⌈7.2⌉ + ⌊7.2 / 4⌋ = 9
+        assertThat(share(solve(lender, other, target("b", 7.2, 12)), "b").size()).isEqualTo(9);
     }
 
     @Test
     void aLenderWhoseDemandRisesTakesBackAtOnceEvenWhileHeld() {
         var held = new DemandTarget("a", 1, 1, 8, 1, null, 6.5, 4, false);
         var rising = solve(held, target("b", 20.0, 12));
-        assertThat(share(rising, "a").size()).isEqualTo(8); // ceil(6.5 × 1.25) = 9, at most nominal
+        assertThat(share(rising, "a").size()).isEqualTo(8); // ⌈6.5⌉ + ⌊6.5 / 4⌋ = 8, all of its nominal
         assertThat(share(rising, "b").size()).isEqualTo(8); // the lent pool is gone: it gives back
         assertThat(share(rising, "b").explanation())
                 .isEqualTo("nominal 8: nothing lent to borrow (demand 20.0 per pod, ceiling 16)");
@@ -169,16 +206,16 @@ class DemandSolverTest {
     @Test
     void aBorrowerWhoseDemandFallsWithinItsNominalKeepsWhatItHoldsWhileTheWobbleLasts() {
         var lender = target("a", 0.0, 4);
-        // set at ceil(8.2 × 1.25) = 11 above nominal 8; then demand 7.4 (−10%): ceil(7.4 × 1.5) = 12 still reaches 11
+        // set at ⌈8.2⌉ + ⌊8.2 / 4⌋ = 11 above nominal 8; then demand 7.4 (−10%): ⌈7.4 × 1.5⌉ = 12 still reaches 11
         assertThat(share(solve(lender, target("b", 8.2, 8)), "b").size()).isEqualTo(11);
         var kept = solve(lender, target("b", 7.4, 11));
         assertThat(share(kept, "b").size()).isEqualTo(11);
         assertThat(share(kept, "b").explanation())
                 .isEqualTo("borrows 3 above nominal 8 (demand 7.4 per pod, ceiling 16)");
-        var quiet = solve(lender, target("b", 6.0, 11)); // ceil(6 × 1.5) = 9 < 11: back to ceil(6 × 1.25) = 8
+        var quiet = solve(lender, target("b", 6.5, 11)); // ⌈6.5 × 1.5⌉ = 10 < 11: back to ⌈6.5⌉ + ⌊6.5 / 4⌋ = 8
         assertThat(share(quiet, "b").size()).isEqualTo(8);
         assertThat(share(quiet, "b").explanation())
-                .isEqualTo("nominal 8: demand 6.0 per pod with headroom needs all of it");
+                .isEqualTo("nominal 8: demand 6.5 per pod with headroom needs all of it");
     }
 
     @Test
