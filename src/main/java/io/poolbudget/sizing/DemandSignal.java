@@ -2,10 +2,15 @@ package io.poolbudget.sizing;
 
 /**
  * Smooths a target's demand between solver passes. A higher sample is taken at once (a burst is served now); a lower
- * one is approached gradually, halving the distance every half-life, so a short lull does not lend a pool away.
+ * one is approached gradually, halving the distance every half-life, so a short lull does not lend a pool away. Within
+ * {@link #SETTLE} of the sample it settles on it: a decay never ends by itself, and a demand of 1.000001 still asks for
+ * 2 connections (after a blip to 2, a quiet target would lend again only some 30 half-lives later, not about 3).
  */
 public final class DemandSignal {
     private DemandSignal() {}
+
+    /** A tenth of a connection: closer than that to the sample, the smoothed demand is the sample. */
+    static final double SETTLE = 0.1;
 
     /** Rises at once to a higher sample, decays toward a lower one with the given half-life. */
     public static double smooth(Double previous, double sample, double elapsedSeconds, double halfLifeSeconds) {
@@ -21,7 +26,8 @@ public final class DemandSignal {
         if (previous == null || sample >= previous) {
             return sample;
         }
-        return sample + (previous - sample) * Math.pow(0.5, elapsedSeconds / halfLifeSeconds);
+        double above = (previous - sample) * Math.pow(0.5, elapsedSeconds / halfLifeSeconds);
+        return above < SETTLE ? sample : sample + above;
     }
 
     private static void requireNonNegative(String field, double value) {

@@ -13,7 +13,8 @@ import java.util.Locale;
  * <p>Rules, per target (demand d is connections wanted per pod, rounded up where it meets a size):
  * <ul>
  * <li>No demand reported, or no pods planned: its nominal.
- * <li>Its goal: its current size while that lies between d and d × {@link #SLACK} (and within [floor, ceiling]);
+ * <li>Its goal: its current size while that lies between d and d × {@link #SLACK} (and within [floor, ceiling]; from
+ * a demand of {@link #BAND_FROM} on, below it ⌈d⌉);
  * otherwise {@link #sizeFor(double) sizeFor(d)} = ⌈d⌉ + ⌊d / 4⌋, within [floor, ceiling].
  * <li>A goal at or below nominal is its size at once, even while its change-rate bound holds it: below nominal it
  * lends the rest; up to nominal is its guarantee, so a lender whose demand rises takes it back at once.
@@ -47,6 +48,16 @@ public final class DemandSolver {
      * factor of 1.25 for both would let a 10% fall shrink a size just set (set at 4 from demand 2.41, 2.17 shrank it).
      */
     static final double SLACK = 1.5;
+
+    /**
+     * The band applies from a demand of 3: a size set from 4 on (where sizeFor's headroom begins) keeps it through a
+     * 10% fall (to 3.6). Below 3 a size is its demand rounded up:
+     * with SLACK a pool of 2 was kept at a demand of 1 (⌈1.5⌉ = 2), so a quiet target at a nominal of 2 never lent
+     * (measured: at a budget of 6 for three targets the allocation never moved). A small demand does not flap for all
+     * that: the agent reports whole connections, a rise is taken at once and a fall decays over half-lives
+     * ({@link DemandSignal}), so a size of 1 goes to 2 and back at most once per blip and decay.
+     */
+    static final double BAND_FROM = 3;
 
     public static List<DemandShare> solve(List<DemandTarget> targets, Lending lending) {
         requireUniqueIds(targets);
@@ -129,8 +140,9 @@ public final class DemandSolver {
     private static int goal(DemandTarget t, int floor, int ceiling) {
         double d = t.demand();
         int current = t.current();
-        if (current >= Math.max(floor, wanted(d, 1)) && current <= Math.max(floor, wanted(d, SLACK))
-                && current <= ceiling) {
+        // below 4 the band has no room (a pool of 2 kept at demand 1 would never lend): the smoothing is the hysteresis
+        int top = d < BAND_FROM ? sizeFor(d) : wanted(d, SLACK);
+        if (current >= Math.max(floor, wanted(d, 1)) && current <= Math.max(floor, top) && current <= ceiling) {
             return current;
         }
         return Math.min(ceiling, Math.max(floor, sizeFor(d)));

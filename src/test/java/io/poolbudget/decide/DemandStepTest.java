@@ -141,10 +141,10 @@ class DemandStepTest {
     @Test
     void aBorrowerRisesAtMostOncePerPeriod() {
         var first = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 11.0), DemandState.EMPTY, T0);
-        assertThat(sizes(first)).containsEntry("Deployment/b", 14);
+        assertThat(sizes(first)).containsEntry("Deployment/b", 13);
         var soon = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 15.0), first.state(), T0.plusSeconds(5));
-        assertThat(sizes(soon)).as("it rose 5 s ago: held").containsEntry("Deployment/b", 14);
-        assertThat(soon.rows().get("Deployment/b").allocation()).startsWith("held at 14: may not rise again yet");
+        assertThat(sizes(soon)).as("it rose 5 s ago: held").containsEntry("Deployment/b", 13);
+        assertThat(soon.rows().get("Deployment/b").allocation()).startsWith("held at 13: may not rise again yet");
         var later = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 15.0), soon.state(), T0.plusSeconds(10));
         assertThat(sizes(later)).as("a period later it rises").containsEntry("Deployment/b", 15);
     }

@@ -8,6 +8,14 @@ import org.junit.jupiter.api.Test;
 
 class DemandSignalTest {
 
+    /** After a blip to 2, a demand of 1 is 1 again within about 3.3 half-lives (1/2^3.3 < 0.1), not 30. */
+    @Test
+    void aDecayWithinATenthOfAConnectionSettlesOnTheSample() {
+        assertThat(DemandSignal.smooth(2.0, 1.0, 90, 30)).isCloseTo(1.125, within(1e-12)); // 3 half-lives: not yet
+        assertThat(DemandSignal.smooth(2.0, 1.0, 100, 30)).isEqualTo(1.0); // 0.099 above: settled
+        assertThat(DemandSignal.smooth(1.05, 1.0, 0, 30)).isEqualTo(1.0);
+    }
+
     @Test
     void theFirstSampleIsTakenAsItIs() {
         assertThat(DemandSignal.smooth(null, 3.5, 10, 60)).isEqualTo(3.5);
@@ -24,7 +32,7 @@ class DemandSignalTest {
         assertThat(DemandSignal.smooth(10.0, 2.0, 30, 30)).isCloseTo(6.0, within(1e-12));
         assertThat(DemandSignal.smooth(10.0, 2.0, 60, 30)).isCloseTo(4.0, within(1e-12));
         assertThat(DemandSignal.smooth(10.0, 2.0, 0, 30)).isEqualTo(10.0);
-        assertThat(DemandSignal.smooth(10.0, 0.0, 3000, 30)).isBetween(0.0, 1e-9);
+        assertThat(DemandSignal.smooth(10.0, 0.0, 3000, 30)).isEqualTo(0.0);
     }
 
     @Test

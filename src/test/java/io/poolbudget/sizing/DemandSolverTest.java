@@ -96,10 +96,11 @@ class DemandSolverTest {
         var quiet = DemandSolver.solve(List.of(new DemandTarget("a", 1, 1, 2, 1, null, 1.0, 4, true)), small);
         assertThat(quiet.get(0).size()).isEqualTo(1);
         assertThat(quiet.get(0).explanation()).isEqualTo("lends 1 of nominal 2 (demand 1.0 per pod; floor 1)");
-        // two quiet targets at 1 keep it ([⌈1⌉, ⌈1 × 1.5⌉] = [1, 2] holds 1); the busy one borrows both lent
-        var shares = DemandSolver.solve(List.of(new DemandTarget("a", 1, 1, 2, 1, null, 1.0, 1, true),
+        // from every target at its nominal 2: below a demand of 4 no band keeps 2 at demand 1, so both quiet targets
+        // lend 1 and the busy one borrows both (the benchmark's 2,2,2 that never moved)
+        var shares = DemandSolver.solve(List.of(new DemandTarget("a", 1, 1, 2, 1, null, 1.0, 2, true),
                 new DemandTarget("b", 1, 1, 2, 1, null, 30.0, 2, true),
-                new DemandTarget("c", 1, 1, 2, 1, null, 1.0, 1, true)), small);
+                new DemandTarget("c", 1, 1, 2, 1, null, 1.0, 2, true)), small);
         assertThat(shares).extracting(DemandShare::size).containsExactly(1, 4, 1);
         assertThat(share(shares, "b").explanation())
                 .isEqualTo("borrows 2 above nominal 2 (demand 30.0 per pod, ceiling 4)");
