@@ -33,7 +33,7 @@ public final class DemandStep {
      * The smoothed demand halves its distance to a lower sample every 3 periods (30 s at the default 10 s): a lull of a
      * period or two lends little away, while a rise is taken at once.
      */
-    static final int HALF_LIFE_PERIODS = 3;
+    public static final int HALF_LIFE_PERIODS = 3;
     public static final String AGENT = "agent";
     public static final String DATABASE = "database (in use only)";
     /** A shown demand stays while the smoothed one is within 15% of it (a ±10% wobble and its rounding). */

@@ -22,7 +22,7 @@ record BenchOptions(String url, String user, String password, String query, int 
         o.put("--quiet-rate", "20");
         o.put("--phase-seconds", "30");
         o.put("--period-seconds", "10");
-        o.put("--half-life-seconds", "10");
+        o.put("--half-life-seconds", "0"); // 0: the operator's, DemandStep.HALF_LIFE_PERIODS periods
         o.put("--lendable-percent", "50");
         o.put("--borrowing-limit-percent", "100");
         o.put("--strategies", "equal,oracle,demand");
@@ -44,9 +44,14 @@ record BenchOptions(String url, String user, String password, String query, int 
                 Double.parseDouble(o.get("--busy-rate")), Double.parseDouble(o.get("--busy-load")),
                 Double.parseDouble(o.get("--quiet-rate")),
                 Integer.parseInt(o.get("--phase-seconds")), Integer.parseInt(o.get("--period-seconds")),
-                Double.parseDouble(o.get("--half-life-seconds")),
+                halfLife(Double.parseDouble(o.get("--half-life-seconds")), Integer.parseInt(o.get("--period-seconds"))),
                 Integer.parseInt(o.get("--lendable-percent")), Integer.parseInt(o.get("--borrowing-limit-percent")),
                 List.of(o.get("--strategies").split(",")), o.get("--out"), o.get("--commit"));
+    }
+
+    /** The half-life given, or the operator's (DemandStep.HALF_LIFE_PERIODS periods) for 0. */
+    private static double halfLife(double given, int periodSeconds) {
+        return given > 0 ? given : io.poolbudget.decide.DemandStep.HALF_LIFE_PERIODS * (double) periodSeconds;
     }
 
     /** The same with the busy workloads' rate set (from --busy-load, once one connection's rate is measured). */

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * The operator's Demand decision for the benchmark: sizing/'s DemandSignal smooths each pool's demand, DemandSolver
  * solves the three targets (weight 1, cost 1 — one pod with one pool —, nominal = the equal share, minPoolSize 1, no
- * maxPoolSize, allowed to rise every period: the period is the benchmark's only change-rate bound).
+ * maxPoolSize, allowed to rise every period: the period is the benchmark's only change-rate bound). Demand is counted
+ * up to the ceiling and smoothed with the operator's half-life, as DemandStep does.
  */
 final class DemandAllocators {
     private DemandAllocators() {}
@@ -24,7 +25,10 @@ final class DemandAllocators {
 
             @Override
             public double smooth(Double previous, double sample, double elapsedSeconds) {
-                return DemandSignal.smooth(previous, sample, elapsedSeconds, o.halfLifeSeconds());
+                // as the operator's DemandStep: counted up to the most a target may be given (the shares are equal
+                // to within one; the largest one's ceiling)
+                int ceiling = DemandSolver.ceiling(java.util.Arrays.stream(nominal).max().orElse(1), null, lending);
+                return DemandSignal.smooth(previous, Math.min(sample, ceiling), elapsedSeconds, o.halfLifeSeconds());
             }
 
             @Override
