@@ -134,4 +134,19 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
         Integer instances = policy.getSpec().getDatabase().getInstances();
         return new StatusAggregator.Observed(spec, observation, podIps, instances == null ? 1 : instances);
     }
+
+    /**
+     * What the allocation by demand reads besides the view: {@code state} from the process's memory, and the database's
+     * connections in use by client address where clients are told apart by address (else none).
+     */
+    public io.poolbudget.decide.DemandInput demand(PoolPolicy policy, io.poolbudget.decide.DemandState state) {
+        var observe = policy.getSpec() == null || policy.getSpec().getDatabase() == null ? null
+                : policy.getSpec().getDatabase().getObserve();
+        boolean byAddress = observe != null
+                && observe.getGroupBy() != io.poolbudget.api.v1alpha1.ObserveGroupBy.ApplicationName;
+        if (!byAddress || observation == null) {
+            return new io.poolbudget.decide.DemandInput(state, Map.of(), Map.of());
+        }
+        return new io.poolbudget.decide.DemandInput(state, observation.inUseByClient(), observation.clientPods());
+    }
 }

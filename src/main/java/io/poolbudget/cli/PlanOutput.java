@@ -89,6 +89,7 @@ final class PlanOutput {
             }
             out.append(String.format(Locale.ROOT, ROW, "TOTAL", "", "", "", "", "",
                     a.allocated() + " / " + a.budget().connections()));
+            out.append(PlanDemand.table(r.policy().getSpec().getAllocation(), a));
             out.append("\nHow each number was reached:\n");
             for (TargetAllocation t : a.targets()) {
                 out.append("  ").append(t.id()).append('\n');

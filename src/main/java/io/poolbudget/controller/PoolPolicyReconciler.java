@@ -103,7 +103,9 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
         reads.view().withReports(agents.reports(policy.getMetadata().getNamespace()))
                 .withHeldElsewhere(reads.ghostBlockers());
         Decision decision = PolicyPass.decide(policy, reads.view(), reads.neighbours(), reads.shared(), clock.instant(),
-                config.stabilizationWindow(), config.agentImage().orElse(null));
+                config.stabilizationWindow(), config.agentImage().orElse(null), reads.demand(policy,
+                        memory.of(policy).demand()));
+        remember(policy, decision);
         PoolPolicy current = announce(policy, context, reads, decision);
         PassResult result = decision.result(realizer.realize(decision.writes(), writer.counted(outcome -> metrics
                 .wrote(policy.getMetadata().getNamespace(), policy.getMetadata().getName(), outcome))));
@@ -112,6 +114,14 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
         report(policy, result, built.status());
         StatusWriter.write(current, built.status(), context, PoolPolicy::new);
         return requeue(result.requeue(), statuses.recheck(built.overSince()));
+    }
+
+    /** What the allocation by demand keeps for the next pass, and its recommendations said once each (Events). */
+    private void remember(PoolPolicy policy, Decision decision) {
+        memory.of(policy).demand(decision.demand() == null ? null : decision.demand().state());
+        if (decision.demand() != null) {
+            decision.demand().recommendations().forEach(r -> events.normal(policy, PolicyEvents.RECOMMENDED, r));
+        }
     }
 
     /**

@@ -13,16 +13,22 @@ import java.util.List;
  * {@link #result} says what became of the pass once the writes have returned.
  */
 public record Decision(PolicyPlan plan, InvalidPolicyException invalid, List<Slot> targets, boolean announce,
-        Duration requeue, List<Write> podWrites) {
+        Duration requeue, List<Write> podWrites, DemandStep.Result demand) {
 
     public Decision(PolicyPlan plan, InvalidPolicyException invalid, List<Slot> targets, boolean announce,
             Duration requeue) {
         this(plan, invalid, targets, announce, requeue, List.of());
     }
 
+    public Decision(PolicyPlan plan, InvalidPolicyException invalid, List<Slot> targets, boolean announce,
+            Duration requeue, List<Write> podWrites) {
+        this(plan, invalid, targets, announce, requeue, podWrites, null);
+    }
+
     /*
      * podWrites: resize mode Live, the sizes published to running pods (an annotation each), applied after the targets'
-     * writes; their outcomes are the targets' (a pod gone in between is simply not written).
+     * writes; their outcomes are the targets' (a pod gone in between is simply not written). demand: the allocation by
+     * demand's rows and new state (null with mode Weights).
      */
 
     /** A target: its outcome, or the write that gives it one (exactly one of the two). */
@@ -52,7 +58,7 @@ public record Decision(PolicyPlan plan, InvalidPolicyException invalid, List<Slo
     /** The pass as its status shows it while the writes go out; null when it announces nothing. */
     public PassResult announced() {
         return !announce ? null : new PassResult(plan, null, targets.stream()
-                .map(s -> s.write() == null ? s.outcome() : s.write().writing()).toList(), null);
+                .map(s -> s.write() == null ? s.outcome() : s.write().writing()).toList(), null, rows());
     }
 
     /**
@@ -73,6 +79,11 @@ public record Decision(PolicyPlan plan, InvalidPolicyException invalid, List<Slo
                 outcomes.add(problem == null ? s.write().written() : s.write().refused(problem));
             }
         }
-        return new PassResult(plan, null, outcomes, requeue);
+        return new PassResult(plan, null, outcomes, requeue, rows());
+    }
+
+    /** The allocation by demand's status rows by target id, empty with mode Weights. */
+    private java.util.Map<String, DemandStep.Row> rows() {
+        return demand == null ? java.util.Map.of() : demand.rows();
     }
 }

@@ -8,10 +8,15 @@ import java.util.function.ToLongFunction;
 
 /**
  * What a pass made of a policy, for its status: the plan, every target's outcome, and when to look again. {@code
- * invalid} is set, and the rest empty, when the spec cannot be planned.
+ * invalid} is set, and the rest empty, when the spec cannot be planned. {@code demand}: with spec.allocation Demand or
+ * Recommend, each target's demand row by its id (kind/name); empty otherwise.
  */
 public record PassResult(PolicyPlan plan, InvalidPolicyException invalid, List<TargetOutcome> targets,
-        Duration requeue) {
+        Duration requeue, java.util.Map<String, DemandStep.Row> demand) {
+
+    public PassResult(PolicyPlan plan, InvalidPolicyException invalid, List<TargetOutcome> targets, Duration requeue) {
+        this(plan, invalid, targets, requeue, java.util.Map.of());
+    }
 
     public static PassResult invalid(InvalidPolicyException e) {
         return new PassResult(null, e, List.of(), null);

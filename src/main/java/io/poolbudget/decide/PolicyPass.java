@@ -56,6 +56,12 @@ public final class PolicyPass {
     /** {@code agentImage}: the operator's own image, where resize mode Live's init container copies the agent from. */
     public static Decision decide(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours,
             SharedBudgets shared, Instant now, Duration window, String agentImage) {
+        return decide(policy, view, neighbours, shared, now, window, agentImage, DemandInput.NONE);
+    }
+
+    /** {@code demand}: what the allocation by demand remembers and what the database has in use (DemandPass). */
+    public static Decision decide(PoolPolicy policy, ClusterView view, Collection<PoolPolicy> neighbours,
+            SharedBudgets shared, Instant now, Duration window, String agentImage, DemandInput demand) {
         PolicyPlan plan;
         try {
             plan = PolicyPlanner.plan(policy, view, shared == null ? OFF : shared);
@@ -68,8 +74,8 @@ public final class PolicyPass {
         for (int i = 0; i < plan.targets().size(); i++) {
             pass.read(plan.targets().get(i), plan.allocation().targets().get(i), slots, sized);
         }
-        List<Verdict> verdicts = RolloutDecider.decide(sized.stream().map(Sized::state).toList(), pass.blockers, now,
-                window);
+        DemandStep.Result allocation = DemandPass.step(policy, view, sized, demand, now);
+        List<Verdict> verdicts = DemandPass.verdicts(sized, pass.blockers, now, window, allocation);
         boolean retrying = false;
         List<TransitionPeaks.Change> changes = new ArrayList<>();
         for (int i = 0; i < sized.size(); i++) {
@@ -91,7 +97,8 @@ public final class PolicyPass {
             Duration live = Duration.ofMillis(Math.max(0, pass.liveDeadline - now.toEpochMilli()));
             next = next == null || live.compareTo(next) < 0 ? live : next;
         }
-        return new Decision(plan, null, slots, announce, next, List.copyOf(pass.podWrites));
+        return new Decision(plan, null, slots, announce, DemandPass.next(next, allocation),
+                List.copyOf(pass.podWrites), allocation);
     }
 
     /**
@@ -110,13 +117,26 @@ public final class PolicyPass {
     }
 
     /** A target the policy may write: what it is now and what the rollout rules see of it. */
-    private record Sized(Workload workload, TargetAllocation allocation, int index, List<String> containers, Held live,
+    record Sized(Workload workload, TargetAllocation allocation, int index, List<String> containers, Held live,
             boolean paused, String stalled, RolloutDecider.TargetState state, String budgetChange, LiveTarget resize) {
         TargetOutcome outcome(Integer applied, State state, String message, Instant pendingSince, boolean wrote) {
             String why = resize == null || resize.cannotAdd() == null ? message
                     : message + " (resize Live unavailable: " + resize.cannotAdd() + ")";
             return new TargetOutcome(workload.kind().name(), workload.name(), workload, allocation, applied, state,
                     why, pendingSince, wrote, live, resize == null ? null : resize.status());
+        }
+
+        /** The same target at {@code size} in place of its size by weights (the allocation by demand's). */
+        Sized sizedAt(int size) {
+            if (size == allocation.poolSize()) {
+                return this;
+            }
+            var a = new TargetAllocation(allocation.peak(), size, allocation.fairShare(), allocation.oversubscribed(),
+                    allocation.fit(), allocation.strategyCost());
+            var t = state;
+            return new Sized(workload, a, index, containers, live, paused, stalled, new RolloutDecider.TargetState(
+                    t.id(), size, t.applied(), t.holds(), t.rolledOut(), t.pendingSince(), t.stalled(),
+                    t.runningHolds()), budgetChange, resize);
         }
 
         /** Its resize mode Live where the agent can go into its pods; null where it is sized by rollouts. */
@@ -137,7 +157,7 @@ public final class PolicyPass {
      * A target of a policy in resize mode Live: whether its template loads the agent, why it cannot (null when it
      * can), the size its pods start with, and its pods against the live size (null before the agent is in).
      */
-    private record LiveTarget(boolean agentIn, String cannotAdd, Integer templateSize, LivePods pods) {
+    record LiveTarget(boolean agentIn, String cannotAdd, Integer templateSize, LivePods pods) {
         TargetOutcome.Resize status() {
             return !agentIn || pods == null ? new TargetOutcome.Resize("Rollout", null, null, null)
                     : new TargetOutcome.Resize("Live", pods.confirmed(), pods.pods() - pods.pending().size(),
@@ -335,14 +355,14 @@ public final class PolicyPass {
                                         null, false)
                                 : s.paused() ? s.pausedOutcome(applied, "before its pods took pool size "
                                         + s.allocation().poolSize(), false)
-                                        : s.stalled() != null ? s.outcome(applied, State.Stalled, stalledText(s,
+                                        : s.stalled() != null ? s.outcome(applied, State.Stalled, StalledText.of(s,
                                                 applied)
                                                 + "; raises that wait for it keep waiting. Fix the workload (kubectl rollout status/undo "
                                                 + "deployment/" + s.workload().name() + ") or the policy", null, false)
                                                 : s.outcome(applied, State.Rolling, "rolling out", null, false);
                 // a stall stays reported whatever else the target waits for
                 case HOLD_FOR_WINDOW, HOLD_FOR_ROLLOUTS -> s.stalled() != null
-                        ? s.outcome(applied, State.Stalled, stalledText(s, applied) + ". Its " + v.reason(),
+                        ? s.outcome(applied, State.Stalled, StalledText.of(s, applied) + ". Its " + v.reason(),
                                 v.pendingSince(), false)
                         : s.outcome(applied, State.Pending, v.reason(), v.pendingSince(), false);
                 case APPLY -> throw new IllegalStateException("a write is not an outcome: " + v);
@@ -410,27 +430,6 @@ public final class PolicyPass {
                             size)), null, null, null));
                 }
             }
-        }
-
-        /**
-         * A rollout that stopped making progress (crash-looping new pods, ProgressDeadlineExceeded) is a problem to
-         * report, not "rolling out": the size it carries has not taken effect. Where its running pods hold more than
-         * that size, the app may not start with it: say what fixes that.
-         */
-        private static String stalledText(Sized s, Integer applied) {
-            int running = s.state().runningHolds();
-            String field = "spec.targets[" + s.index() + "].minPoolSize";
-            String fix = applied == null || running <= applied ? "" : ". If the app cannot start with a pool of "
-                    + applied + (applied == 1 ? " (one that takes a second connection while it holds one cannot), set "
-                            + field + ": 2"
-                            : ", set " + field + " to the smallest pool it starts with ("
-                                    + (io.poolbudget.sizing.Limits.noPoolLimit(running)
-                                            ? "its running pods have no pool limit"
-                                            : "its running pods hold " + running)
-                                    + ")")
-                    + " or give the database more budget";
-            return "pool size " + applied + " has not taken effect: " + s.stalled() + "; its old pods keep their pools"
-                    + fix;
         }
     }
 }

@@ -27,6 +27,19 @@ public final class PolicyMemory {
         private volatile Instant overSince;
         private volatile java.util.Set<String> agentProblems;
         private volatile String transitionWarned;
+        private volatile io.poolbudget.decide.DemandState demand = io.poolbudget.decide.DemandState.EMPTY;
+
+        /**
+         * spec.allocation Demand or Recommend: each target's smoothed demand and last size, handed to the next pass
+         * (lost on a restart: every target starts again at its nominal share, which fits the budget).
+         */
+        public io.poolbudget.decide.DemandState demand() {
+            return demand;
+        }
+
+        public void demand(io.poolbudget.decide.DemandState state) {
+            demand = state == null ? io.poolbudget.decide.DemandState.EMPTY : state;
+        }
 
         /** Keeps the rollout warning now sent; returns whether it is the one sent last (not to be sent again). */
         public boolean transitionWarned(String message) {

@@ -239,6 +239,15 @@ final class StatusCollector extends Collector {
                 new Series<>("poolbudget_target_live_connections", "Connections the target's pods hold now "
                         + "(status.targets[].liveConnections); +Inf while pods not sized yet have no pool limit",
                         t -> live(t.getLiveConnections(), t.getLiveConnectionsUnbounded())),
+                new Series<>("poolbudget_target_demand", "spec.allocation Demand or Recommend: connections the "
+                        + "target's pods want, per pod, smoothed (status.targets[].demand); NaN elsewhere or when none "
+                        + "is reported", t -> num(t.getDemand())),
+                new Series<>("poolbudget_target_nominal_pool_size", "spec.allocation Demand or Recommend: the pool "
+                        + "size by weights alone (status.targets[].nominalPoolSize); NaN elsewhere",
+                        t -> num(t.getNominalPoolSize())),
+                new Series<>("poolbudget_target_recommended_pool_size", "spec.allocation Recommend: the pool size "
+                        + "mode Demand would give (status.targets[].recommendedPoolSize); NaN elsewhere",
+                        t -> num(t.getRecommendedPoolSize())),
                 new Series<>("poolbudget_target_observed_connections", "Connections the database reports from the "
                         + "target's pods (status.targets[].observedConnections); NaN when not observed",
                         t -> num(t.getObservedConnections())),

@@ -99,7 +99,7 @@ public final class StatusAggregator {
         status.setLiveConnections(facts.anyNumber ? null : facts.live);
         status.setLiveConnectionsUnbounded(facts.anyNumber ? Boolean.TRUE : null);
         status.setTargetCount((int) result.targets().stream().filter(t -> t.workload() != null).count());
-        TargetRows.set(status, result.targets(), result.plan().terminatingMarks(), facts.budget);
+        TargetRows.set(status, result.targets(), result.plan().terminatingMarks(), facts.budget, result.demand());
         // True exactly while the pods hold more than the budget: a pod that began terminating is counted once (see
         // PodCounts), so a routine rollout that fits reads as within the budget at every pass.
         boolean declaredOver = !facts.oversubscribed && (facts.anyNumber || facts.live > facts.budget);

@@ -3,6 +3,7 @@ package io.poolbudget.status;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.api.v1alpha1.TargetStatus;
 import io.poolbudget.api.v1alpha1.TerminatingMark;
+import io.poolbudget.decide.DemandStep;
 import io.poolbudget.decide.TargetOutcome;
 import io.poolbudget.decide.TargetOutcome.State;
 import io.poolbudget.planning.TerminatingMarks;
@@ -24,13 +25,14 @@ final class TargetRows {
     private TargetRows() {}
 
     /**
+     * {@code demand}: the allocation by demand's row of each target by its id (empty with mode Weights).
      * Problems first, then held raises, rollouts, the rest; in full up to {@link #DETAILED_TARGETS}. Past that only
      * held raises (Pending, or Stalled and waiting) are kept, in short (their pendingSince is the one thing a later
      * pass needs), and the rest counted.
      */
     static void set(PoolPolicyStatus status, List<TargetOutcome> outcomes,
             Map<String, List<TerminatingMarks.Mark>> marks,
-            long budget) {
+            long budget, Map<String, DemandStep.Row> demand) {
         Map<String, Integer> states = new TreeMap<>();
         outcomes.forEach(o -> states.merge(o.state().name(), 1, Integer::sum));
         status.setTargetStates(states);
@@ -39,9 +41,10 @@ final class TargetRows {
         List<TargetStatus> listed = new ArrayList<>();
         for (TargetOutcome o : ordered) {
             if (listed.size() < DETAILED_TARGETS) {
-                listed.add(row(o, true, marks, budget));
+                listed.add(DemandRows.set(row(o, true, marks, budget), o, demand.get(o.kind() + "/" + o.name()), true));
             } else if (o.pendingSince() != null) {
-                listed.add(row(o, false, marks, budget));
+                listed.add(
+                        DemandRows.set(row(o, false, marks, budget), o, demand.get(o.kind() + "/" + o.name()), false));
             }
         }
         status.setTargets(listed);

@@ -59,7 +59,8 @@ public final class DashboardView {
             Long seenTerminatingPods,
             Integer poolSize, Integer appliedPoolSize, Long connections, Long live, boolean liveAnyNumber,
             Long observed,
-            String state, String message, String pendingSince, String raiseAt, String explanation, String resize) {}
+            String state, String message, String pendingSince, String raiseAt, String explanation, String resize,
+            String demand) {}
 
     public record EventView(String type, String reason, String message, Integer count, String last) {}
 
@@ -165,7 +166,20 @@ public final class DashboardView {
                 t.getSeenTerminatingPods(),
                 t.getPoolSize(), t.getAppliedPoolSize(), t.getConnections(), t.getLiveConnections(),
                 Boolean.TRUE.equals(t.getLiveConnectionsUnbounded()), t.getObservedConnections(), t.getState(),
-                t.getMessage(), t.getPendingSince(), raiseAt, t.getExplanation(), resize(t));
+                t.getMessage(), t.getPendingSince(), raiseAt, t.getExplanation(), resize(t), demand(t));
+    }
+
+    /**
+     * spec.allocation Demand or Recommend, beside the allocation: "demand 7 per pod (agent), nominal 10, Demand would
+     * give 12"; null with mode Weights.
+     */
+    static String demand(TargetStatus t) {
+        if (t.getNominalPoolSize() == null) {
+            return null;
+        }
+        return (t.getDemand() == null ? "no demand reported" : "demand " + t.getDemand() + " per pod ("
+                + t.getDemandSource() + ")") + ", nominal " + t.getNominalPoolSize()
+                + (t.getRecommendedPoolSize() == null ? "" : ", Demand would give " + t.getRecommendedPoolSize());
     }
 
     /** How its pods take a new size: "live, 3 of 3 pods confirmed" or "by rollout"; null before the first write. */

@@ -41,6 +41,8 @@ public final class PolicyEvents {
     public static final String RELEASED = "PoolSizeReleased";
     public static final String LIVE_WITHIN_BUDGET = "LiveWithinBudget";
     public static final String AGENT_PROBLEM = "LiveAgentProblem";
+    /** spec.allocation Recommend: mode Demand would give a target more than one connection per pod more or less. */
+    public static final String RECOMMENDED = "AllocationRecommended";
     /** A lower size written whose rollout may hold more than the budget while it rolls (old pods beside new ones). */
     public static final String ROLLOUT_MAY_EXCEED_BUDGET = "RolloutMayExceedBudget";
     /** More writes than this in one pass make one summary Event instead of one each. */

@@ -161,7 +161,8 @@ function targets(p) {
     el("td", { class: "num", "data-field": "fit" }, n(t.basisReplicas)
       + (t.replicasThatFit !== null && t.replicasThatFit !== undefined ? " (≤ " + n(t.replicasThatFit) + ")" : "")),
     el("td", { class: "num", "data-field": "peakPods" }, n(t.peakPods)),
-    el("td", { class: "num", "data-field": "poolSize" }, n(t.poolSize) + " / " + n(t.appliedPoolSize)),
+    el("td", { class: "num", "data-field": "poolSize" }, n(t.poolSize) + " / " + n(t.appliedPoolSize),
+      t.demand ? el("div", { class: "note", "data-field": "demand" }, t.demand) : null),
     el("td", { class: "num", "data-field": "connections" }, n(t.connections) + " / " + held(t.live, t.liveAnyNumber)
       + (t.observed !== null && t.observed !== undefined ? " / " + n(t.observed) : "")),
     el("td", { class: "note" }, note(t))));

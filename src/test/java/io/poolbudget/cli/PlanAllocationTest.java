@@ -12,6 +12,30 @@ class PlanAllocationTest {
         var run = PlanCommandTest.plan("", "-f", "examples/allocation/demand.yaml");
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("PoolPolicy shop-db: fits");
+        assertThat(run.out()).contains("Allocation by demand (mode Demand, by live resize; lendable 50%, borrowing "
+                + "limit 100%, every 10 s)", "TARGET", "NOMINAL", "FLOOR", "CEILING", "LENDABLE", "BORROWABLE");
+        // each row: nominal n, floor n - n/2 (half may be lent), ceiling 2n (as much again may be borrowed), and the
+        // connections at peak pods those ranges are, where the table above says its peak pods
+        for (String target : new String[]{"Deployment/storefront", "Deployment/reports"}) {
+            var row = java.util.regex.Pattern.compile(target + " +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+)\\n")
+                    .matcher(run.out());
+            assertThat(row.find()).as(run.out()).isTrue();
+            int n = Integer.parseInt(row.group(1));
+            assertThat(Integer.parseInt(row.group(2))).isEqualTo(n - n / 2);
+            assertThat(Integer.parseInt(row.group(3))).isEqualTo(2 * n);
+            var peak = java.util.regex.Pattern.compile(target + " +\\S+ \\(\\w+\\) +(\\d+) +(\\d+)").matcher(run.out());
+            assertThat(peak.find()).isTrue();
+            long cost = Long.parseLong(peak.group(1)) * Long.parseLong(peak.group(2));
+            assertThat(Long.parseLong(row.group(4))).isEqualTo(cost * (n / 2));
+            assertThat(Long.parseLong(row.group(5))).isEqualTo(cost * n);
+        }
+    }
+
+    @Test
+    void weightsPlansNoDemandSection() {
+        assertThat(plan("{preset: hikari-env}", "{mode: Weights}").out()).doesNotContain("Allocation by demand");
+        assertThat(plan("{preset: hikari-env}", "{mode: Recommend}").out()).contains("Allocation by demand (mode "
+                + "Recommend: recommended in status, nothing written;");
     }
 
     @Test

@@ -44,7 +44,7 @@ class LiveResizeTest {
     }
 
     /** The Deployment after a first live write at {@code started}, its pods to hold {@code live} now. */
-    private static Deployment liveWeb(int started, int live) {
+    static Deployment liveWeb(int started, int live) {
         var d = web(started);
         var c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
         c.setEnv(new ArrayList<>(c.getEnv()));

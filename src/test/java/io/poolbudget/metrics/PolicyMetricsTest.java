@@ -62,6 +62,20 @@ class PolicyMetricsTest {
     }
 
     @Test
+    void theAllocationByDemandShowsDemandBesideTheNominalAndRecommendedSizes() {
+        var api = target("api", 4, 2, 5, 3);
+        api.setDemand(7);
+        api.setNominalPoolSize(2);
+        api.setRecommendedPoolSize(4);
+        metrics.record("shop", "orders-db", "orders", status(12, 10, api, pending("worker", 2)));
+        String labels = "{database=\"orders\",kind=\"Deployment\",namespace=\"shop\",policy=\"orders-db\",workload=";
+        assertThat(lines()).contains("poolbudget_target_demand" + labels + "\"api\"} 7.0",
+                "poolbudget_target_nominal_pool_size" + labels + "\"api\"} 2.0",
+                "poolbudget_target_recommended_pool_size" + labels + "\"api\"} 4.0",
+                "poolbudget_target_demand" + labels + "\"worker\"} NaN");
+    }
+
+    @Test
     void oversubscriptionAndLiveOverBudgetAreSeparateSignals() {
         var st = status(10, 14, target("api", 7, 2, 7, 2));
         st.getConditions().set(1, new ConditionBuilder().withType(Conditions.OVERSUBSCRIBED).withStatus(Conditions.TRUE)

@@ -115,4 +115,16 @@ class DashboardViewTest {
                 .endInvolvedObject().withReason(reason).withType("Normal").withMessage("m").withLastTimestamp(last)
                 .build();
     }
+
+    @Test
+    void demandIsShownBesideTheAllocationOnlyWhereTheAllocationFollowsIt() {
+        var t = new io.poolbudget.api.v1alpha1.TargetStatus();
+        assertThat(DashboardView.demand(t)).as("mode Weights").isNull();
+        t.setNominalPoolSize(10);
+        assertThat(DashboardView.demand(t)).isEqualTo("no demand reported, nominal 10");
+        t.setDemand(7);
+        t.setDemandSource("agent");
+        t.setRecommendedPoolSize(12);
+        assertThat(DashboardView.demand(t)).isEqualTo("demand 7 per pod (agent), nominal 10, Demand would give 12");
+    }
 }

@@ -1,0 +1,191 @@
+package io.poolbudget.decide;
+
+import io.poolbudget.api.v1alpha1.AllocationMode;
+import io.poolbudget.api.v1alpha1.AllocationSpec;
+import io.poolbudget.sizing.DemandShare;
+import io.poolbudget.sizing.DemandSignal;
+import io.poolbudget.sizing.DemandSolver;
+import io.poolbudget.sizing.DemandTarget;
+import io.poolbudget.sizing.Lending;
+import io.poolbudget.sizing.Limits;
+import io.poolbudget.sizing.TargetAllocation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * spec.allocation Demand and Recommend in one pass, pure: the targets' demand samples and the policy's
+ * {@link DemandState} in, each target's size, status row and the new state out. Demand smooths each sample
+ * ({@link DemandSignal}, half-life {@link #HALF_LIFE_PERIODS} periods) and solves the targets that take part
+ * ({@link DemandSolver}); Demand gives them the solved sizes, which the rollout rules then apply as any size
+ * (shrink-first with evidence), Recommend keeps every size nominal and says what Demand would give.
+ */
+public final class DemandStep {
+    private DemandStep() {}
+
+    /**
+     * The smoothed demand halves its distance to a lower sample every 3 periods (30 s at the default 10 s): a lull of a
+     * period or two lends little away, while a rise is taken at once.
+     */
+    static final int HALF_LIFE_PERIODS = 3;
+    public static final String AGENT = "agent";
+    public static final String DATABASE = "database (in use only)";
+    /** A shown demand stays while the smoothed one is within 15% of it (a ±10% wobble and its rounding). */
+    static final double SHOWN_BAND = 0.15;
+    private static final Pattern DEMAND = Pattern.compile("demand [0-9.]+ per pod");
+
+    /**
+     * One target as the pass sees it: its plan by weights, why its pods do not resize live (null: they do), the size in
+     * force (null: none written yet), its demand sample per pod (null: none) and where the sample comes from.
+     */
+    public record Target(String id, TargetAllocation allocation, String notLive, Integer applied, Double sample,
+            String source) {}
+
+    /**
+     * A target's status fields: demand per pod rounded up, its source, its nominal size, the size it takes now, the size
+     * Demand would give it (mode Recommend), and what the allocation did, in one line.
+     */
+    public record Row(Integer demand, String source, int nominal, int size, Integer recommended, String allocation) {}
+
+    /** Rows by target id; the targets solved; the new state; the AllocationRecommended Events to say; when to solve again. */
+    public record Result(AllocationMode mode, Map<String, Row> rows, java.util.Set<String> solved, DemandState state,
+            List<String> recommendations, Duration period) {
+        /** The size the target takes: its row's, else {@code nominal}. */
+        public int size(String id, int nominal) {
+            Row r = rows.get(id);
+            return r == null ? nominal : r.size();
+        }
+
+        /** Whether the target's size comes from its demand: mode Demand, and its pods resize live. */
+        public boolean moves(String id) {
+            return mode == AllocationMode.Demand && solved.contains(id);
+        }
+    }
+
+    private static final String KEEPS = "keeps its nominal share";
+
+    /** Null with mode Weights: nothing to do. */
+    public static Result decide(AllocationSpec spec, List<Target> targets, DemandState before, Instant now) {
+        AllocationMode mode = AllocationMode.of(spec);
+        if (mode == AllocationMode.Weights) {
+            return null;
+        }
+        var lending = new Lending(spec.lendablePercentOrDefault(), spec.borrowingLimitPercentOrDefault());
+        long periodMs = spec.periodSecondsOrDefault() * 1000L;
+        long nowMs = now.toEpochMilli();
+        Map<String, Double> smoothed = new HashMap<>();
+        List<DemandTarget> solving = new ArrayList<>();
+        for (Target t : targets) {
+            DemandState.Track prev = before.of(t.id());
+            Double d = t.sample() == null ? null : DemandSignal.smooth(prev == null ? null : prev.demand(),
+                    Math.min(Limits.POOL_SIZE, Math.max(0, t.sample())),
+                    prev == null ? 0 : Math.max(0, nowMs - prev.atMs()) / 1000.0,
+                    HALF_LIFE_PERIODS * periodMs / 1000.0);
+            smoothed.put(t.id(), d);
+            if (mode == AllocationMode.Recommend || t.notLive() == null) {
+                TargetAllocation a = t.allocation();
+                int current = prev != null ? prev.size()
+                        : mode == AllocationMode.Demand && t.applied() != null ? t.applied() : a.poolSize();
+                boolean mayRise = prev == null || prev.roseAtMs() == 0 || nowMs - prev.roseAtMs() >= periodMs;
+                solving.add(new DemandTarget(t.id(), a.weight(), a.peak().cost(), a.poolSize(),
+                        a.peak().target().minPoolSize(), a.peak().target().maxPoolSize(), d,
+                        Math.min(Limits.POOL_SIZE, Math.max(0, current)), mayRise));
+            }
+        }
+        Map<String, DemandShare> shares = new HashMap<>();
+        String over = guard(solving, DemandSolver.solve(solving, lending), shares);
+        Map<String, Row> rows = new LinkedHashMap<>();
+        Map<String, DemandState.Track> tracks = new HashMap<>();
+        List<String> said = new ArrayList<>();
+        for (Target t : targets) {
+            DemandState.Track prev = before.of(t.id());
+            Double d = smoothed.get(t.id());
+            Integer demand = shown(d, prev);
+            int nominal = t.allocation().poolSize();
+            DemandShare share = shares.get(t.id());
+            int solved = share == null ? nominal : share.size();
+            String why = share == null ? KEEPS + ": its pods do not resize live (" + t.notLive() + ")"
+                    : over != null ? KEEPS + ": " + over : words(share.explanation(), demand);
+            int last = prev != null ? prev.size()
+                    : mode == AllocationMode.Demand && t.applied() != null ? t.applied() : nominal;
+            long roseAt = share != null && solved > last ? nowMs : prev == null ? 0 : prev.roseAtMs();
+            Integer announced = null;
+            Row row;
+            if (mode == AllocationMode.Demand) {
+                row = new Row(demand, demand == null ? null : t.source(), nominal, solved, null, why);
+            } else {
+                int applied = t.applied() == null ? nominal : t.applied();
+                String text = share == null ? why : "would give " + solved + ": " + why;
+                row = new Row(demand, demand == null ? null : t.source(), nominal, nominal, solved, text);
+                if (Math.abs(solved - applied) > 1) {
+                    announced = solved;
+                    if (prev == null || !Integer.valueOf(solved).equals(prev.announced())) {
+                        said.add(t.id() + ": mode Demand would give pool size " + solved + " instead of " + applied
+                                + " (" + text + ")");
+                    }
+                }
+            }
+            rows.put(t.id(), row);
+            tracks.put(t.id(), new DemandState.Track(d, nowMs, solved, roseAt, announced, demand));
+        }
+        return new Result(mode, rows, java.util.Set.copyOf(shares.keySet()), new DemandState(tracks), List.copyOf(said),
+                Duration.ofMillis(periodMs));
+    }
+
+    /**
+     * The solver's sizes into {@code out}, checked: Σ size × cost over the targets taking part never exceeds Σ nominal ×
+     * cost (the solver's guarantee, on which the budget rests). Were it ever broken, every target keeps its nominal size,
+     * the error is logged, and the returned text says why (null while it holds).
+     */
+    static String guard(List<DemandTarget> targets, List<DemandShare> solved, Map<String, DemandShare> out) {
+        long nominal = 0;
+        long given = 0;
+        for (int i = 0; i < targets.size(); i++) {
+            long cost = targets.get(i).cost();
+            nominal = Math.addExact(nominal, Math.multiplyExact(cost, targets.get(i).nominal()));
+            given = Math.addExact(given, Math.multiplyExact(cost, solved.get(i).size()));
+        }
+        if (given <= nominal) {
+            solved.forEach(s -> out.put(s.id(), s));
+            return null;
+        }
+        String why = "the demand allocation came to " + given + " connections at peak pods, more than the "
+                + nominal + " of the nominal shares; an operator bug, please report it";
+        org.jboss.logging.Logger.getLogger(DemandStep.class).errorf("%s: %s", targets.stream()
+                .map(DemandTarget::id).toList(), why);
+        for (int i = 0; i < targets.size(); i++) {
+            DemandTarget t = targets.get(i);
+            DemandShare s = solved.get(i);
+            out.put(t.id(), new DemandShare(t.id(), t.nominal(), s.floor(), s.ceiling(), t.nominal(), t.demand(), why));
+        }
+        return why;
+    }
+
+    /**
+     * The demand status shows, in whole connections per pod: the one shown last while the smoothed demand stays within
+     * {@link #SHOWN_BAND} of it, so that a load that wobbles as loads do (the agents' watermark moves by a connection
+     * or two) writes no status; else the smoothed demand rounded up.
+     */
+    private static Integer shown(Double d, DemandState.Track prev) {
+        if (d == null) {
+            return null;
+        }
+        Integer last = prev == null ? null : prev.shown();
+        if (last != null && Math.abs(d - last) <= SHOWN_BAND * last) {
+            return last;
+        }
+        return (int) Math.ceil(d - 1e-9);
+    }
+
+    /** The solver's line with its demand said as the status says it, rounded up: a steady load writes nothing. */
+    private static String words(String explanation, Integer demand) {
+        return demand == null ? explanation
+                : DEMAND.matcher(explanation).replaceAll(Matcher.quoteReplacement("demand " + demand + " per pod"));
+    }
+}

@@ -1,0 +1,201 @@
+package io.poolbudget.decide;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.poolbudget.api.v1alpha1.AllocationMode;
+import io.poolbudget.api.v1alpha1.AllocationSpec;
+import io.poolbudget.sizing.Allocation;
+import io.poolbudget.sizing.DatabaseInput;
+import io.poolbudget.sizing.DemandShare;
+import io.poolbudget.sizing.DemandTarget;
+import io.poolbudget.sizing.PoolSizer;
+import io.poolbudget.sizing.Rollout;
+import io.poolbudget.sizing.TargetInput;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The allocation by demand's step, pure: samples and the state in, sizes, status rows and the new state out. Two
+ * targets of 2 pods each (Recreate: peak pods = replicas), budget 40: nominal 10 each, cost 2 per unit of pool size.
+ */
+class DemandStepTest {
+    private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+    private static final Allocation PLAN = PoolSizer.allocate(new DatabaseInput(1, 0, 2, null, 0, 40),
+            List.of(pods("Deployment/a"), pods("Deployment/b")));
+
+    private static TargetInput pods(String id) {
+        return TargetInput.builder(id).replicas(2).rollout(new Rollout.Recreate()).build();
+    }
+
+    private static AllocationSpec spec(AllocationMode mode) {
+        var s = new AllocationSpec();
+        s.setMode(mode);
+        return s;
+    }
+
+    /** Both targets live, at {@code a} and {@code b} per pod from their agents (null: no report). */
+    private static List<DemandStep.Target> live(Double a, Double b) {
+        return List.of(target("Deployment/a", null, a), target("Deployment/b", null, b));
+    }
+
+    private static DemandStep.Target target(String id, String notLive, Double sample) {
+        return new DemandStep.Target(id, PLAN.target(id), notLive, 10, sample, sample == null ? null : "agent");
+    }
+
+    private static Map<String, Integer> sizes(DemandStep.Result r) {
+        Map<String, Integer> out = new HashMap<>();
+        r.rows().forEach((id, row) -> out.put(id, row.size()));
+        return out;
+    }
+
+    private static long connections(DemandStep.Result r) {
+        return r.rows().values().stream().mapToLong(row -> 2L * row.size()).sum();
+    }
+
+    @Test
+    void weightsDoesNothing() {
+        assertThat(DemandStep.decide(null, live(1.0, 30.0), DemandState.EMPTY, T0)).isNull();
+        assertThat(DemandStep.decide(spec(AllocationMode.Weights), live(1.0, 30.0), DemandState.EMPTY, T0)).isNull();
+    }
+
+    @Test
+    void aBusyTargetBorrowsWhatAnIdleOneLendsAndTheLenderReclaimsItAtOnce() {
+        var lent = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 16.0), DemandState.EMPTY, T0);
+        // a: 2 × 1.25 = 3, floor 5 (50% of 10 lendable) -> 5, lends 5; b wants 20, borrows the 5 lent
+        assertThat(sizes(lent)).containsEntry("Deployment/a", 5).containsEntry("Deployment/b", 15);
+        assertThat(connections(lent)).as("never above the nominal sum").isLessThanOrEqualTo(40);
+        var a = lent.rows().get("Deployment/a");
+        assertThat(a).isEqualTo(new DemandStep.Row(2, "agent", 10, 5, null, a.allocation()));
+        assertThat(a.allocation()).isEqualTo("lends 5 of nominal 10 (demand 2 per pod; floor 5)");
+        assertThat(lent.rows().get("Deployment/b").allocation()).startsWith("borrows 5 above nominal 10 (demand 16 per "
+                + "pod, ceiling 20; no more is lent");
+        assertThat(lent.moves("Deployment/a")).isTrue();
+
+        var reclaimed = DemandStep.decide(spec(AllocationMode.Demand), live(10.0, 16.0), lent.state(),
+                T0.plusSeconds(10));
+        assertThat(sizes(reclaimed)).as("a's guarantee comes back at once, b shrinks to its nominal")
+                .containsEntry("Deployment/a", 10).containsEntry("Deployment/b", 10);
+    }
+
+    @Test
+    void aTargetWhoseReportsStopTakesItsNominalShare() {
+        var lent = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 16.0), DemandState.EMPTY, T0);
+        var stopped = DemandStep.decide(spec(AllocationMode.Demand), live(null, 16.0), lent.state(),
+                T0.plusSeconds(10));
+        assertThat(sizes(stopped)).containsEntry("Deployment/a", 10).containsEntry("Deployment/b", 10);
+        var a = stopped.rows().get("Deployment/a");
+        assertThat(a.demand()).isNull();
+        assertThat(a.source()).isNull();
+        assertThat(a.allocation()).isEqualTo("nominal 10: no demand reported");
+    }
+
+    @Test
+    void aSteadyLoadGivesTheSameRowsPassAfterPass() {
+        var first = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 16.0), DemandState.EMPTY, T0);
+        var state = first.state();
+        var rows = first.rows();
+        for (int i = 1; i <= 30; i++) { // the agents' watermark wobbles within ±10%
+            double wobble = i % 2 == 0 ? 0.9 : 1.1;
+            var next = DemandStep.decide(spec(AllocationMode.Demand), live(2.0 * wobble, 16.0 * wobble), state,
+                    T0.plusSeconds(10L * i));
+            assertThat(next.rows()).as("pass %d", i).isEqualTo(rows);
+            state = next.state();
+        }
+    }
+
+    @Test
+    void aSmoothedDemandDecaysSoALullLendsLittleAway() {
+        var busy = DemandStep.decide(spec(AllocationMode.Demand), live(10.0, 10.0), DemandState.EMPTY, T0);
+        var lull = DemandStep.decide(spec(AllocationMode.Demand), live(0.0, 10.0), busy.state(), T0.plusSeconds(10));
+        // one period of three half-lives: 10 × 2^(-1/3) = 7.94
+        assertThat(lull.rows().get("Deployment/a").demand()).isEqualTo(8);
+        assertThat(lull.rows().get("Deployment/a").size()).isEqualTo(10);
+    }
+
+    @Test
+    void aBorrowerRisesAtMostOncePerPeriod() {
+        var first = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 11.0), DemandState.EMPTY, T0);
+        assertThat(sizes(first)).containsEntry("Deployment/b", 14);
+        var soon = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 15.0), first.state(), T0.plusSeconds(5));
+        assertThat(sizes(soon)).as("it rose 5 s ago: held").containsEntry("Deployment/b", 14);
+        assertThat(soon.rows().get("Deployment/b").allocation()).startsWith("held at 14: may not rise again yet");
+        var later = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 15.0), soon.state(), T0.plusSeconds(10));
+        assertThat(sizes(later)).as("a period later it rises").containsEntry("Deployment/b", 15);
+    }
+
+    @Test
+    void aTargetWhosePodsDoNotResizeLiveKeepsItsNominalShareAndLendsNothing() {
+        var targets = List.of(target("Deployment/a", "spec.injection.resize is not Live", 1.0),
+                target("Deployment/b", null, 16.0));
+        var r = DemandStep.decide(spec(AllocationMode.Demand), targets, DemandState.EMPTY, T0);
+        assertThat(sizes(r)).containsEntry("Deployment/a", 10).containsEntry("Deployment/b", 10);
+        var a = r.rows().get("Deployment/a");
+        assertThat(a.allocation()).isEqualTo("keeps its nominal share: its pods do not resize live "
+                + "(spec.injection.resize is not Live)");
+        assertThat(a.demand()).as("its demand is still shown").isEqualTo(1);
+        assertThat(r.moves("Deployment/a")).isFalse();
+        assertThat(r.moves("Deployment/b")).isTrue();
+        assertThat(r.rows().get("Deployment/b").allocation()).as("the only target solved: nothing is lent")
+                .isEqualTo("nominal 10: every target is busy (demand 16 per pod)");
+    }
+
+    @Test
+    void recommendKeepsEveryNominalSizeSaysWhatDemandWouldDoAndAnnouncesEachChangeOnce() {
+        var r = DemandStep.decide(spec(AllocationMode.Recommend), live(2.0, 16.0), DemandState.EMPTY, T0);
+        assertThat(sizes(r)).containsEntry("Deployment/a", 10).containsEntry("Deployment/b", 10);
+        assertThat(r.moves("Deployment/b")).isFalse();
+        var b = r.rows().get("Deployment/b");
+        assertThat(b.recommended()).isEqualTo(15);
+        assertThat(b.allocation()).startsWith("would give 15: borrows 5 above nominal 10");
+        assertThat(r.recommendations()).containsExactly(
+                "Deployment/a: mode Demand would give pool size 5 instead of 10 (would give 5: lends 5 of nominal 10 "
+                        + "(demand 2 per pod; floor 5))",
+                "Deployment/b: mode Demand would give pool size 15 instead of 10 (would give 15: borrows 5 above "
+                        + "nominal 10 (demand 16 per pod, ceiling 20; no more is lent))");
+        var again = DemandStep.decide(spec(AllocationMode.Recommend), live(2.0, 16.0), r.state(), T0.plusSeconds(10));
+        assertThat(again.recommendations()).as("said once per change").isEmpty();
+        assertThat(again.rows()).isEqualTo(r.rows());
+        var close = DemandStep.decide(spec(AllocationMode.Recommend), live(8.0, 8.0), again.state(),
+                T0.plusSeconds(20));
+        assertThat(close.rows().get("Deployment/a").recommended()).isEqualTo(10);
+        assertThat(close.recommendations()).as("within one connection per pod: nothing to say").isEmpty();
+        var back = DemandStep.decide(spec(AllocationMode.Recommend), live(2.0, 16.0), close.state(),
+                T0.plusSeconds(120));
+        assertThat(back.recommendations()).as("a new difference is said again").hasSize(2);
+    }
+
+    @Test
+    void aSolutionOverTheNominalSumIsRefusedAndEveryTargetKeepsItsNominal() {
+        var targets = List.of(new DemandTarget("a", 1, 2, 10, 1, null, 2.0, 10, true),
+                new DemandTarget("b", 1, 2, 10, 1, null, 16.0, 10, true));
+        Map<String, DemandShare> out = new HashMap<>();
+        String why = DemandStep.guard(targets, List.of(new DemandShare("a", 10, 5, 20, 10, 2.0, "x"),
+                new DemandShare("b", 10, 5, 20, 11, 16.0, "y")), out);
+        assertThat(why).isEqualTo("the demand allocation came to 42 connections at peak pods, more than the 40 of "
+                + "the nominal shares; an operator bug, please report it");
+        assertThat(out.values()).extracting(DemandShare::size).containsOnly(10);
+        Map<String, DemandShare> fits = new HashMap<>();
+        assertThat(DemandStep.guard(targets, List.of(new DemandShare("a", 10, 5, 20, 5, 2.0, "x"),
+                new DemandShare("b", 10, 5, 20, 15, 16.0, "y")), fits)).isNull();
+        assertThat(fits.get("b").size()).isEqualTo(15);
+    }
+
+    @Test
+    void theSizesNeverExceedTheNominalSumWhateverTheDemands() {
+        var state = DemandState.EMPTY;
+        List<Double> samples = new ArrayList<>(List.of(0.0, 1.0, 3.0, 7.5, 12.0, 19.0, 25.0, 40.0));
+        boolean borrowed = false;
+        for (int i = 0; i < 64; i++) { // a period apart, so the rise bound does not keep a borrower from borrowing
+            var r = DemandStep.decide(spec(AllocationMode.Demand), live(samples.get(i % 8), samples.get(i * 3 % 8)),
+                    state, T0.plusSeconds(10L * i));
+            assertThat(connections(r)).as("pass %d", i).isLessThanOrEqualTo(40);
+            borrowed |= r.rows().values().stream().anyMatch(row -> row.size() > row.nominal());
+            state = r.state();
+        }
+        assertThat(borrowed).as("some pass lends and borrows, or this checks nothing").isTrue();
+    }
+}
