@@ -12,6 +12,9 @@ base="$BUILD_AREA/images/base/jre-base.tar"
 public="$ROOT/examples/public"
 # The Quarkus version served by the registries here (the quickstart names a newer one; a build property, no edit).
 QUARKUS="-Dquarkus.platform.group-id=io.quarkus -Dquarkus.platform.version=3.33.2"
+# Agroal counts connections in use only with the datasource's metrics on, a build-time property (set when the app runs,
+# Quarkus ignores it): without it the agent reports no demand for the app (DemandAllocationE2E). A build property too.
+QUARKUS_METRICS="-Dquarkus.datasource.jdbc.metrics.enabled=true"
 FLAGS='"-XX:+UseSerialGC","-XX:TieredStopAtLevel=1","-XX:MaxRAMPercentage=60"'
 
 unmodified() { # DIR TREE: the directory is byte for byte the upstream tree it was copied from
@@ -44,4 +47,4 @@ build petclinic spring-petclinic b637cfe016f548a73201f1d29a7ec2260f7fe95a poolbu
   "[\"java\",$FLAGS,\"-jar\",\"/app/app.jar\"]"
 # shellcheck disable=SC2086
 build fruits hibernate-orm-panache-quickstart 0d3b4829ea267d8533077e5296b2e728ad635090 poolbudget/fruits:dev \
-  "[\"java\",$FLAGS,\"-jar\",\"/app/quarkus-run.jar\"]" $QUARKUS
+  "[\"java\",$FLAGS,\"-jar\",\"/app/quarkus-run.jar\"]" $QUARKUS $QUARKUS_METRICS
