@@ -28,6 +28,11 @@ final class DemandBorrowing {
     }
 
     /** Raises each target toward {@code level[i]} in fair order while the steps fit. */
+    /** The lent connections no step took. */
+    long left() {
+        return left;
+    }
+
     void fill(int[] level) {
         PriorityQueue<Integer> next = new PriorityQueue<>(this::compare);
         for (int i = 0; i < sizes.length; i++) {

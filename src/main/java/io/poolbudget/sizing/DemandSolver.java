@@ -101,7 +101,7 @@ public final class DemandSolver {
         for (int i = 0; i < n; i++) {
             DemandTarget t = targets.get(i);
             out.add(new DemandShare(t.id(), t.nominal(), floor[i], ceiling[i], sizes[i], t.demand(),
-                    explain(t, floor[i], ceiling[i], sizes[i], top[i], allBusy)));
+                    explain(t, floor[i], ceiling[i], sizes[i], top[i], allBusy, borrowing.left() >= t.cost())));
         }
         return List.copyOf(out);
     }
@@ -148,7 +148,9 @@ public final class DemandSolver {
         return Math.min(ceiling, Math.max(floor, sizeFor(d)));
     }
 
-    private static String explain(DemandTarget t, int floor, int ceiling, int size, int top, boolean allBusy) {
+    /** {@code more}: what is left of the lent connections would pay its next step (so a hold, not the pool, stops it). */
+    private static String explain(DemandTarget t, int floor, int ceiling, int size, int top, boolean allBusy,
+            boolean more) {
         int nominal = t.nominal();
         if (t.demand() == null) {
             return "nominal " + nominal + ": no demand reported";
@@ -160,12 +162,14 @@ public final class DemandSolver {
         if (size < nominal) {
             return "lends " + (nominal - size) + " of nominal " + nominal + " (" + demand + "; floor " + floor + ")";
         }
-        if (!t.mayRise() && size == top && size < Math.min(ceiling, wanted(t.demand(), 1))) {
+        if (!t.mayRise() && more && size == top && size < Math.min(ceiling, wanted(t.demand(), 1))) {
             return "held at " + size + ": may not rise again yet (nominal " + nominal + ", " + demand + ")";
         }
         if (size > nominal) {
             return "borrows " + (size - nominal) + " above nominal " + nominal + " (" + demand + ", ceiling " + ceiling
-                    + (size < top ? "; no more is lent" : "") + ")";
+                    + (size < top || size < Math.min(ceiling, wanted(t.demand(), 1)) && !more ? "; no more is lent"
+                            : "")
+                    + ")";
         }
         if (wanted(t.demand(), 1) < nominal) {
             return "nominal " + nominal + ": " + demand + " with headroom needs all of it";

@@ -171,6 +171,11 @@ class DemandSolverTest {
                 .isEqualTo("held at 10: may not rise again yet (nominal 8, demand 14.0 per pod)");
         var reclaimed = solve(target("a", 7.5, 4), held);
         assertThat(share(reclaimed, "b").size()).isEqualTo(8);
+        // where nothing more is lent, the pool stops it, not the hold: its line says so (seen on the real node)
+        var spent = solve(target("a", 5.0, 4), held); // a at ⌈5⌉ + ⌊5 / 4⌋ = 6 lends 2, all of them b's
+        assertThat(share(spent, "b").size()).isEqualTo(10);
+        assertThat(share(spent, "b").explanation()).startsWith("borrows 2 above nominal 8 (demand 14.0 per pod")
+                .endsWith("; no more is lent)");
     }
 
     @Test
