@@ -94,8 +94,7 @@ public final class DemandStep {
             smoothed.put(t.id(), d);
             if (mode == AllocationMode.Recommend || t.notLive() == null) {
                 TargetAllocation a = t.allocation();
-                int current = prev != null ? prev.size()
-                        : mode == AllocationMode.Demand && t.applied() != null ? t.applied() : a.poolSize();
+                int current = last(prev, mode, t);
                 boolean mayRise = prev == null || prev.roseAtMs() == 0 || nowMs - prev.roseAtMs() >= periodMs;
                 solving.add(new DemandTarget(t.id(), a.weight(), a.peak().cost(), a.poolSize(),
                         a.peak().target().minPoolSize(), a.peak().target().maxPoolSize(), d,
@@ -116,8 +115,7 @@ public final class DemandStep {
             int solved = share == null ? nominal : share.size();
             String why = share == null ? KEEPS + ": its pods do not resize live (" + t.notLive() + ")"
                     : over != null ? KEEPS + ": " + over : words(share.explanation(), demand);
-            int last = prev != null ? prev.size()
-                    : mode == AllocationMode.Demand && t.applied() != null ? t.applied() : nominal;
+            int last = last(prev, mode, t);
             long roseAt = share != null && solved > last ? nowMs : prev == null ? 0 : prev.roseAtMs();
             Integer announced = null;
             Row row;
@@ -140,6 +138,15 @@ public final class DemandStep {
         }
         return new Result(mode, rows, java.util.Set.copyOf(shares.keySet()), new DemandState(tracks), List.copyOf(said),
                 Duration.ofMillis(periodMs));
+    }
+
+    /**
+     * The size in force before this pass, as the step sees it: the one it last solved, else (a first pass, or after a
+     * restart) in mode Demand the size its pods hold, else the nominal one.
+     */
+    private static int last(DemandState.Track prev, AllocationMode mode, Target t) {
+        return prev != null ? prev.size()
+                : mode == AllocationMode.Demand && t.applied() != null ? t.applied() : t.allocation().poolSize();
     }
 
     /**
