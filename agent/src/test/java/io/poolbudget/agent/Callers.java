@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The tests' load: callers that each take a connection from a pool (waiting for one while the pool has none free),
@@ -14,12 +15,14 @@ import java.util.concurrent.TimeUnit;
 final class Callers implements AutoCloseable {
     private final ExecutorService threads;
     private final CountDownLatch release = new CountDownLatch(1);
+    private final AtomicInteger holding = new AtomicInteger();
 
     private Callers(int n, Callable<Connection> take) {
         threads = Executors.newFixedThreadPool(n);
         for (int i = 0; i < n; i++) {
             threads.submit(() -> {
                 try (Connection c = take.call()) {
+                    holding.incrementAndGet();
                     release.await();
                 }
                 return null;
@@ -29,6 +32,11 @@ final class Callers implements AutoCloseable {
 
     static Callers start(int n, Callable<Connection> take) {
         return new Callers(n, take);
+    }
+
+    /** How many of these callers have had their connection (a count of their own, whatever else the pool holds). */
+    int holding() {
+        return holding.get();
     }
 
     /** Lets every caller give its connection back as soon as it has one; waits until all have. */

@@ -180,7 +180,7 @@ class ResizeHikariTest {
         var sampled = new Demand(resizer::pools, System::nanoTime);
         Thread sampling = sampled.start();
         try (Callers held = Callers.start(2, pool::getConnection)) {
-            await(() -> pool.getHikariPoolMXBean().getActiveConnections() == 2);
+            await(() -> held.holding() == 2);
             try (Callers waiting = Callers.start(3, pool::getConnection)) {
                 await(() -> sampled.demand() != null && sampled.demand() >= 5); // on its own thread, 10 times a second
                 demand.sample();
