@@ -18,10 +18,25 @@ public record DemandState(Map<String, Track> targets) {
     /**
      * One target: its smoothed demand per pod (null: none reported) as of {@code atMs} (epoch ms), the size the
      * allocation last gave it (applied in mode Demand, recommended in Recommend), when that size last rose (epoch ms,
-     * 0: never in this process), the recommendation last announced by an Event (null: none open), and the demand per
-     * pod status shows (null: none).
+     * 0: never in this process), the recommendation last announced by an Event (null: none open), the demand per pod
+     * status shows (null: none), and its lending hold: when it last began to lend (epoch ms, 0: not in this process),
+     * until when it lends nothing (epoch ms) and how long that hold was.
      */
-    public record Track(Double demand, long atMs, int size, long roseAtMs, Integer announced, Integer shown) {}
+    public record Track(Double demand, long atMs, int size, long roseAtMs, Integer announced, Integer shown,
+            Lend lend) {
+        public Track {
+            lend = lend == null ? Lend.NONE : lend;
+        }
+    }
+
+    /**
+     * A target's lending hold ({@link DemandStep}): one that takes back what it lent soon after lending it lends nothing
+     * for a while, twice as long each time it does so again, so a load at the edge of its nominal share does not move
+     * connections back and forth every period.
+     */
+    public record Lend(long sinceMs, long holdUntilMs, long holdMs) {
+        public static final Lend NONE = new Lend(0, 0, 0);
+    }
 
     Track of(String id) {
         return targets.get(id);

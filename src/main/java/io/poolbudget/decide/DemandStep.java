@@ -30,10 +30,12 @@ public final class DemandStep {
     private DemandStep() {}
 
     /**
-     * The smoothed demand halves its distance to a lower sample every 3 periods (30 s at the default 10 s): a lull of a
-     * period or two lends little away, while a rise is taken at once.
+     * The smoothed demand halves its distance to a lower sample every period, while a rise is taken at once. The agents'
+     * demand is already the high watermark of a period (a lull shorter than that does not show), and a lender whose
+     * callers start to wait takes its nominal share back within seconds, so a longer half-life would only keep a busy
+     * phase's connections from the next busy target: at 3 periods, a borrower that went quiet lent again a minute later.
      */
-    public static final int HALF_LIFE_PERIODS = 3;
+    public static final int HALF_LIFE_PERIODS = 1;
     public static final String AGENT = "agent";
     public static final String DATABASE = "database (in use only)";
     /** A shown demand stays while the smoothed one is within 15% of it (a ±10% wobble and its rounding). */
@@ -96,8 +98,11 @@ public final class DemandStep {
                 TargetAllocation a = t.allocation();
                 int current = last(prev, mode, t);
                 boolean mayRise = prev == null || prev.roseAtMs() == 0 || nowMs - prev.roseAtMs() >= periodMs;
-                solving.add(new DemandTarget(t.id(), a.weight(), a.peak().cost(), a.poolSize(),
-                        a.peak().target().minPoolSize(), a.peak().target().maxPoolSize(), d,
+                // a target on a lending hold lends nothing: its nominal size is its floor
+                int least = Math.max(a.peak().target().minPoolSize(),
+                        LendingHold.holds(prev, nowMs) ? a.poolSize() : 0);
+                solving.add(new DemandTarget(t.id(), a.weight(), a.peak().cost(), a.poolSize(), least,
+                        a.peak().target().maxPoolSize(), d,
                         Math.min(Limits.POOL_SIZE, Math.max(0, current)), mayRise));
             }
         }
@@ -114,7 +119,8 @@ public final class DemandStep {
             DemandShare share = shares.get(t.id());
             int solved = share == null ? nominal : share.size();
             String why = share == null ? KEEPS + ": its pods do not resize live (" + t.notLive() + ")"
-                    : over != null ? KEEPS + ": " + over : words(share.explanation(), demand);
+                    : over != null ? KEEPS + ": " + over : words(share.explanation(), demand)
+                            + (LendingHold.holds(prev, nowMs) && solved == nominal ? "; " + LendingHold.HELD : "");
             int last = last(prev, mode, t);
             long roseAt = share != null && solved > last ? nowMs : prev == null ? 0 : prev.roseAtMs();
             Integer announced = null;
@@ -134,7 +140,8 @@ public final class DemandStep {
                 }
             }
             rows.put(t.id(), row);
-            tracks.put(t.id(), new DemandState.Track(d, nowMs, solved, roseAt, announced, demand));
+            tracks.put(t.id(), new DemandState.Track(d, nowMs, solved, roseAt, announced, demand,
+                    LendingHold.next(prev, nominal, last, solved, nowMs, periodMs)));
         }
         return new Result(mode, rows, java.util.Set.copyOf(shares.keySet()), new DemandState(tracks), List.copyOf(said),
                 Duration.ofMillis(periodMs));

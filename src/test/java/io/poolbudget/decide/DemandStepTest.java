@@ -98,7 +98,7 @@ class DemandStepTest {
             r = DemandStep.decide(spec, live(10.0, 1.0), state, T0.plusSeconds(10L * periods));
             state = r.state();
         }
-        // from 20 to below 10 × 1.5 / 1.5 takes about one half-life (3 periods) of decay toward 1, plus the band
+        // from 20 to below 10 takes a couple of half-lives (a period each) of decay toward 1, plus the band
         assertThat(periods).as("periods until b, idle again, lends").isBetween(1, 8);
         assertThat(r.rows().get("Deployment/b").size()).isLessThan(10);
     }
@@ -115,6 +115,40 @@ class DemandStepTest {
         assertThat(a.allocation()).isEqualTo("nominal 10: no demand reported");
     }
 
+    /**
+     * A load at the edge of its nominal share (busy one period in three) lends and takes back: after the first time, it
+     * lends nothing for a while, longer each time, so a and b are resized less and less often. A target that keeps
+     * lending is never held.
+     */
+    @Test
+    void aTargetThatTakesBackWhatItLentSoonLendsNothingForAWhile() {
+        var spec = spec(AllocationMode.Demand);
+        var state = DemandState.EMPTY;
+        List<Integer> sizes = new java.util.ArrayList<>();
+        List<String> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            var r = DemandStep.decide(spec, live(i % 3 == 2 ? 10.0 : 2.0, 16.0), state, T0.plusSeconds(10L * i));
+            state = r.state();
+            sizes.add(r.rows().get("Deployment/a").size());
+            rows.add(r.rows().get("Deployment/a").allocation());
+        }
+        java.util.function.IntBinaryOperator changes = (from, to) -> (int) java.util.stream.IntStream.range(from, to)
+                .filter(i -> !sizes.get(i).equals(sizes.get(i - 1))).count();
+        assertThat(sizes.subList(0, 3)).as("lends, then takes back at once").containsExactly(5, 5, 10);
+        assertThat(sizes.get(3)).as("held the period after").isEqualTo(10);
+        assertThat(rows.get(3)).endsWith(LendingHold.HELD);
+        // with no hold, a would change 2 times in every 3 periods: 39 changes, 13 in the last 20 periods
+        assertThat(changes.applyAsInt(1, 60)).as("a's sizes %s", sizes).isLessThanOrEqualTo(20);
+        assertThat(changes.applyAsInt(40, 60)).as("held for longer and longer: %s", sizes).isLessThanOrEqualTo(2);
+
+        var steady = DemandState.EMPTY;
+        for (int i = 0; i < 20; i++) {
+            var r = DemandStep.decide(spec, live(2.0, 16.0), steady, T0.plusSeconds(10L * i));
+            steady = r.state();
+            assertThat(r.rows().get("Deployment/a").size()).as("pass %d", i).isEqualTo(5);
+        }
+    }
+
     @Test
     void aSteadyLoadGivesTheSameRowsPassAfterPass() {
         var first = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 16.0), DemandState.EMPTY, T0);
@@ -129,13 +163,19 @@ class DemandStepTest {
         }
     }
 
+    /**
+     * A period with no demand at all (the agents' watermark spans a period: nothing was in use in the whole of it)
+     * halves the smoothed demand, and the target lends what that frees; a lull shorter than a period shows nothing.
+     */
     @Test
-    void aSmoothedDemandDecaysSoALullLendsLittleAway() {
+    void aSmoothedDemandHalvesInAPeriodWithoutDemand() {
         var busy = DemandStep.decide(spec(AllocationMode.Demand), live(10.0, 10.0), DemandState.EMPTY, T0);
         var lull = DemandStep.decide(spec(AllocationMode.Demand), live(0.0, 10.0), busy.state(), T0.plusSeconds(10));
-        // one period of three half-lives: 10 × 2^(-1/3) = 7.94
-        assertThat(lull.rows().get("Deployment/a").demand()).isEqualTo(8);
-        assertThat(lull.rows().get("Deployment/a").size()).isEqualTo(10);
+        assertThat(lull.rows().get("Deployment/a").demand()).isEqualTo(5);
+        assertThat(lull.rows().get("Deployment/a").size()).as("⌈5⌉ + ⌊5 / 4⌋").isEqualTo(6);
+        var half = DemandStep.decide(spec(AllocationMode.Demand), live(0.0, 10.0), busy.state(), T0.plusSeconds(5));
+        assertThat(half.rows().get("Deployment/a").size()).as("half a period: 7.07, kept within 8 to 11")
+                .isEqualTo(10);
     }
 
     @Test

@@ -8,12 +8,13 @@ import org.junit.jupiter.api.Test;
 
 class DemandSignalTest {
 
-    /** After a blip to 2, a demand of 1 is 1 again within about 3.3 half-lives (1/2^3.3 < 0.1), not 30. */
+    /** After a blip to 2, a demand of 1 is 1 again just past one half-life (within half a connection), not 30. */
     @Test
-    void aDecayWithinATenthOfAConnectionSettlesOnTheSample() {
-        assertThat(DemandSignal.smooth(2.0, 1.0, 90, 30)).isCloseTo(1.125, within(1e-12)); // 3 half-lives: not yet
-        assertThat(DemandSignal.smooth(2.0, 1.0, 100, 30)).isEqualTo(1.0); // 0.099 above: settled
-        assertThat(DemandSignal.smooth(1.05, 1.0, 0, 30)).isEqualTo(1.0);
+    void aDecayWithinHalfAConnectionSettlesOnTheSample() {
+        assertThat(DemandSignal.smooth(2.0, 1.0, 30, 30)).isCloseTo(1.5, within(1e-12)); // one half-life: not yet
+        assertThat(DemandSignal.smooth(2.0, 1.0, 31, 30)).isEqualTo(1.0); // 0.489 above: settled
+        assertThat(DemandSignal.smooth(1.45, 1.0, 0, 30)).isEqualTo(1.0);
+        assertThat(DemandSignal.smooth(10.0, 4.0, 30, 30)).isCloseTo(7.0, within(1e-12)); // far above: decays
     }
 
     @Test

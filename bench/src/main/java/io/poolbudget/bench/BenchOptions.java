@@ -7,7 +7,7 @@ import java.util.Map;
 /** bench/demand-allocation.sh's options, described there. */
 record BenchOptions(String url, String user, String password, String query, int connectionTimeoutMs, int budget,
         double busyRate, double busyLoad, double quietRate, int phaseSeconds, int periodSeconds,
-        double halfLifeSeconds, int lendablePercent, int borrowingLimitPercent, List<String> strategies,
+        int sweepSeconds, int lendablePercent, int borrowingLimitPercent, List<String> strategies,
         String out, String commit) {
 
     static BenchOptions parse(String[] args) {
@@ -20,9 +20,9 @@ record BenchOptions(String url, String user, String password, String query, int 
         o.put("--busy-rate", "0");
         o.put("--busy-load", "0.85");
         o.put("--quiet-rate", "20");
-        o.put("--phase-seconds", "30");
+        o.put("--phase-seconds", "60");
+        o.put("--sweep-seconds", "30");
         o.put("--period-seconds", "10");
-        o.put("--half-life-seconds", "0"); // 0: the operator's, DemandStep.HALF_LIFE_PERIODS periods
         o.put("--lendable-percent", "50");
         o.put("--borrowing-limit-percent", "100");
         o.put("--strategies", "equal,oracle,demand");
@@ -44,25 +44,25 @@ record BenchOptions(String url, String user, String password, String query, int 
                 Double.parseDouble(o.get("--busy-rate")), Double.parseDouble(o.get("--busy-load")),
                 Double.parseDouble(o.get("--quiet-rate")),
                 Integer.parseInt(o.get("--phase-seconds")), Integer.parseInt(o.get("--period-seconds")),
-                halfLife(Double.parseDouble(o.get("--half-life-seconds")), Integer.parseInt(o.get("--period-seconds"))),
+                Integer.parseInt(o.get("--sweep-seconds")),
                 Integer.parseInt(o.get("--lendable-percent")), Integer.parseInt(o.get("--borrowing-limit-percent")),
                 List.of(o.get("--strategies").split(",")), o.get("--out"), o.get("--commit"));
-    }
-
-    /** The half-life given, or the operator's (DemandStep.HALF_LIFE_PERIODS periods) for 0. */
-    private static double halfLife(double given, int periodSeconds) {
-        return given > 0 ? given : io.poolbudget.decide.DemandStep.HALF_LIFE_PERIODS * (double) periodSeconds;
     }
 
     /** The same with the busy workloads' rate set (from --busy-load, once one connection's rate is measured). */
     BenchOptions withBusyRate(double rate) {
         return new BenchOptions(url, user, password, query, connectionTimeoutMs, budget, rate, busyLoad, quietRate,
-                phaseSeconds, periodSeconds, halfLifeSeconds, lendablePercent, borrowingLimitPercent,
+                phaseSeconds, periodSeconds, sweepSeconds, lendablePercent, borrowingLimitPercent,
                 strategies, out, commit);
     }
 
     /** The four phases: a, b, c busy in turn, then all three. */
     List<DemandFleet.Phase> phases() {
+        return phases(phaseSeconds);
+    }
+
+    /** The same, each {@code seconds} long. */
+    List<DemandFleet.Phase> phases(int seconds) {
         String[] names = {"A busy", "B busy", "C busy", "all busy"};
         var phases = new java.util.ArrayList<DemandFleet.Phase>();
         for (int p = 0; p < names.length; p++) {
@@ -70,7 +70,7 @@ record BenchOptions(String url, String user, String password, String query, int 
             for (int w = 0; w < rates.length; w++) {
                 rates[w] = p == 3 || p == w ? busyRate : quietRate;
             }
-            phases.add(new DemandFleet.Phase(names[p], rates, phaseSeconds));
+            phases.add(new DemandFleet.Phase(names[p], rates, seconds));
         }
         return List.copyOf(phases);
     }

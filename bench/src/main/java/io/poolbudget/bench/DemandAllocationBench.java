@@ -19,7 +19,7 @@ import java.util.Map;
  * Does the Demand allocation move a fixed budget to the workload that needs it, never over the budget (issue 55)?
  * Three workloads on one PostgreSQL, each a HikariCP pool under an open-model load whose weight moves between them in
  * phases (A busy, B busy, C busy, all busy), under three strategies: equal static weights; per phase the best static
- * split of a sweep (an oracle that knows the phase); Demand, the operator's decisions applied through the agent's
+ * split of a sweep, taken as each phase starts (an oracle that knows the phases); Demand, the operator's decisions applied through the agent's
  * resize code. Prints per phase and strategy the busy workloads' latency, time-outs, throughput, PostgreSQL's count of
  * the benchmark's connections every 100 ms, resizes per target; then the issue's goals. Run with
  * bench/demand-allocation.sh; options are described there.
@@ -47,9 +47,10 @@ public class DemandAllocationBench {
         List<PhaseResult> sweep = new ArrayList<>();
         for (String strategy : o.strategies()) {
             switch (strategy) {
-                case "equal" -> byStrategy.put("equal weights", continuous(o, "equal weights", null, tee));
-                case "oracle" -> byStrategy.put("oracle", oracle(o, sweep, tee));
-                case "demand" -> byStrategy.put("Demand", continuous(o, "Demand", DemandAllocators.demand(o), tee));
+                case "equal" -> byStrategy.put("equal weights", continuous(o, "equal weights", null, null, tee));
+                case "oracle" -> byStrategy.put("oracle", continuous(o, "oracle", null, oracle(o, sweep, tee), tee));
+                case "demand" -> byStrategy.put("Demand", continuous(o, "Demand", DemandAllocators.operator(o), null,
+                        tee));
                 default -> throw new IllegalArgumentException("unknown strategy " + strategy
                         + " (equal, oracle, demand)");
             }
@@ -86,15 +87,21 @@ public class DemandAllocationBench {
                         budget %d connections
                         load: open model, Poisson arrivals; busy %.0f req/s, quiet %.0f req/s; a request borrows a connection \
                         (connectionTimeout %d ms), runs `%s` and returns it; latency from arrival
-                        phases: %s, %d s each
-                        Demand: period %d s (first decision half a period in), each pool's demand read from the agent's own \
-                        measure (HikariCP active + threadsAwaitingConnection every 100 ms, the high watermark of the last 10 s), \
-                        smoothed by DemandSignal with a half-life of %.0f s, lendable %d %%, borrowing limit %d %%
+                        phases: %s, %d s each (the oracle's sweep: %d s each, a fresh run per split)
+                        oracle: per phase the split of the sweep with the lowest p99, taken as the phase starts (shrink-first, \
+                        as every resize here)
+                        Demand: the operator's decide/DemandStep (smoothing half-life %d periods, one rise per period), \
+                        period %d s (first decision half a period in), and between periods as soon as a pool starts to starve \
+                        (demand over its size, read once a second as the operator reads a saturated pod's agent); each pool's \
+                        demand from the agent's own measure (HikariCP active + threadsAwaitingConnection every 100 ms, the high \
+                        watermark of the last 10 s); lendable %d %%, borrowing limit %d %%
+                        p99 later: the requests that arrived a period or more into the phase
                         """,
                 hikariVersion(), o.budget(),
                 o.busyRate(), o.quietRate(), o.connectionTimeoutMs(), o.query(),
                 String.join(", ", o.phases().stream().map(DemandFleet.Phase::name).toList()), o.phaseSeconds(),
-                o.periodSeconds(), o.halfLifeSeconds(), o.lendablePercent(),
+                o.sweepSeconds(), io.poolbudget.decide.DemandStep.HALF_LIFE_PERIODS, o.periodSeconds(),
+                o.lendablePercent(),
                 o.borrowingLimitPercent());
     }
 
@@ -109,16 +116,19 @@ public class DemandAllocationBench {
         }
     }
 
-    /** One run of every phase in turn on the same pools: static at the equal shares, or resized by an allocator. */
+    /**
+     * One run of every phase in turn on the same pools, from the equal shares: static there, or resized by an
+     * allocator, or to a split per phase as it starts ({@code schedule}).
+     */
     static List<PhaseResult> continuous(BenchOptions o, String label, DemandController.Allocator allocator,
-            PrintStream tee) throws Exception {
+            int[][] schedule, PrintStream tee) throws Exception {
         var phases = o.phases();
         awaitNoConnections(o);
         int[] start = o.equalShares();
         List<PhaseResult> results = new ArrayList<>();
         try (var fleet = new DemandFleet(o, start); var count = new ConnectionCount(o, o.budget(), phases.size())) {
-            DemandController controller = allocator == null ? null
-                    : new DemandController(fleet, o, allocator, phases.size());
+            DemandController controller = allocator == null && schedule == null ? null
+                    : new DemandController(fleet, o, allocator, schedule, phases.size());
             if (controller != null) {
                 controller.start();
             }
@@ -138,7 +148,7 @@ public class DemandAllocationBench {
             for (int p = 0; p < phases.size(); p++) {
                 var phase = phases.get(p);
                 String sizes = controller == null ? PhaseResult.sizes(start) : controller.sizes(p);
-                results.add(PhaseResult.of(label, phase, sizes, tally[p], busy(o, phase), count, p,
+                results.add(PhaseResult.of(label, phase, sizes, tally[p], busy(o, phase), later(o), count, p,
                         controller == null ? new int[start.length] : controller.resizes(p),
                         controller == null ? 0 : controller.mostPerPeriod(p),
                         controller == null ? 0 : controller.lastPeriodWrites(p)));
@@ -152,28 +162,38 @@ public class DemandAllocationBench {
         return results;
     }
 
-    /** Per phase, every static split of the sweep; the oracle is the one with the lowest p99 of the busy workloads. */
-    static List<PhaseResult> oracle(BenchOptions o, List<PhaseResult> sweep, PrintStream tee) throws Exception {
+    /** The requests whose latency "p99 later" counts: those that arrived a period or more into their phase. */
+    static long later(BenchOptions o) {
+        return java.util.concurrent.TimeUnit.SECONDS.toNanos(o.periodSeconds());
+    }
+
+    /**
+     * Per phase, every static split of the sweep (into {@code sweep}); returns per phase the one with the lowest p99 of
+     * the busy workloads (the fewest time-outs first).
+     */
+    static int[][] oracle(BenchOptions o, List<PhaseResult> sweep, PrintStream tee) throws Exception {
         tee.println("\n== oracle: per phase, a sweep of static splits (a fresh run of the phase each) ==");
         tee.println(PhaseResult.HEADER);
-        var phases = o.phases();
-        List<PhaseResult> best = new ArrayList<>();
+        var phases = o.phases(o.sweepSeconds());
+        int[][] best = new int[phases.size()][];
         for (int p = 0; p < phases.size(); p++) {
             var phase = phases.get(p);
             List<PhaseResult> rows = new ArrayList<>();
-            for (int[] split : splits(o, p == phases.size() - 1 ? 0 : p)) {
+            List<int[]> splits = splits(o, p == phases.size() - 1 ? 0 : p);
+            for (int[] split : splits) {
                 awaitNoConnections(o);
                 try (var fleet = new DemandFleet(o, split); var count = new ConnectionCount(o, o.budget(), 1)) {
                     var tally = fleet.drive(List.of(phase), 100 + p, q -> count.phase(0));
                     var row = PhaseResult.of("sweep", phase, PhaseResult.sizes(split), tally[0], busy(o, phase),
-                            count, 0, new int[split.length], 0, 0);
+                            later(o), count, 0, new int[split.length], 0, 0);
                     rows.add(row);
                     tee.println(row.row());
                 }
             }
             sweep.addAll(rows);
-            best.add(rows.stream().min(Comparator.comparingLong(PhaseResult::timeouts)
-                    .thenComparingDouble(PhaseResult::p99)).orElseThrow().as("oracle"));
+            var chosen = rows.stream().min(Comparator.comparingLong(PhaseResult::timeouts)
+                    .thenComparingDouble(PhaseResult::p99)).orElseThrow();
+            best[p] = splits.get(rows.indexOf(chosen));
         }
         return best;
     }

@@ -5,55 +5,72 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The operator's Demand allocation over the benchmark's pools, period by period: each pool's demand (the agent's own:
- * the high watermark of in use plus waiting over the last 10 s, sampled every 100 ms), smoothed, one allocation solved for the budget, then
- * resized shrink-first through the agent's code: the shrinks are published, the controller waits until each shrunk
- * pool confirms (its maximum at the size and no more connections than that), and only then publishes the raises, each
- * within what the confirmed shrinks freed; a pool that does not confirm in time keeps being counted at its larger size.
- * Periods start half a period after the run (the load's phases change on whole periods; an operator's period has no
- * tie to them, so on average a change is seen half a period late).
+ * Resizes the benchmark's pools as the operator resizes pods, shrink-first through the agent's code: the shrinks are
+ * published, the controller waits until each shrunk pool confirms (its maximum at the size and no more connections than
+ * that), and only then publishes the raises, each within what the confirmed shrinks freed; a pool that does not
+ * confirm in time keeps being counted at its larger size. Two ways to decide:
+ * <ul>
+ * <li>an {@link Allocator} (the operator's Demand): every period, and between periods as soon as a pool starts to
+ * starve (its demand over its size: callers wait beyond it), as the operator's agent reads wake a policy; the periods
+ * start half a period after the run (an operator's period has no tie to the load's phases, so on average a change is
+ * seen half a period late). Between periods a pool is read as the operator reads a pod's agent: once a second while it
+ * is saturated (its demand at least its size) or lent (its size below its nominal one), else every 10 s.</li>
+ * <li>a schedule (the oracle): per phase, the split best for it, taken as the phase starts.</li>
+ * </ul>
  */
 final class DemandController implements AutoCloseable {
-    /** The decision itself: the smoothing and the solver (the operator's sizing/ DemandSignal and DemandSolver). */
+    /** The decision: sizes for the pools' demand samples (null: unknown) and the sizes in force. */
     interface Allocator {
-        double smooth(Double previous, double sample, double elapsedSeconds);
+        int[] nominal();
 
-        /** New sizes for the smoothed demand (null: unknown) and the sizes in force. */
-        int[] solve(Double[] demand, int[] current);
+        int[] decide(Integer[] samples, int[] current, long nowMs);
 
-        /** Why the last solve gave its sizes, one line. */
+        /** The smoothed demand, as text. */
+        String smoothed();
+
+        /** Why the last decision gave its sizes, one line. */
         String explain();
     }
 
     private static final long CONFIRM_WAIT_MS = 5_000;
+    /** How often the operator reads a saturated pod's agent (observe/AgentScraper). */
+    private static final long READ_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
+    /** How often it reads a pod that is neither saturated nor lent. */
+    private static final long READ_CALM_NS = TimeUnit.SECONDS.toNanos(10);
     private final DemandFleet fleet;
     private final BenchOptions o;
     private final Allocator allocator;
+    private final int[][] schedule;
     private final int[] current;
-    private final Double[] smoothed;
-    private final int[][] resizes;
-    private final int[] mostPerPeriod;
-    private final int[] lastPeriodWrites;
+    private final boolean[] starving;
+    private final Integer[] read;
+    private final long[] readAt;
+    private final ResizeCounts counts;
     private final int[][] atPhaseStart;
     private final List<String> log = new ArrayList<>();
+    private final Semaphore phaseStarted = new Semaphore(0);
     private final Thread thread;
     private volatile int[] inForce;
     private volatile int phase;
     private volatile long phaseStart = System.nanoTime();
+    private long start;
 
-    DemandController(DemandFleet fleet, BenchOptions o, Allocator allocator, int phases) {
+    /** Decided by {@code allocator}, or (allocator null) by {@code schedule}, a split per phase. */
+    DemandController(DemandFleet fleet, BenchOptions o, Allocator allocator, int[][] schedule, int phases) {
         this.fleet = fleet;
         this.o = o;
         this.allocator = allocator;
+        this.schedule = schedule;
         this.current = fleet.sizes.clone();
         this.inForce = current.clone();
-        this.smoothed = new Double[current.length];
-        this.resizes = new int[phases][current.length];
-        this.mostPerPeriod = new int[phases];
-        this.lastPeriodWrites = new int[phases];
+        this.starving = new boolean[current.length];
+        this.read = new Integer[current.length];
+        this.readAt = new long[current.length];
+        this.counts = new ResizeCounts(phases, current.length);
         this.atPhaseStart = new int[phases][];
         for (var r : fleet.resizers) {
             r.startDemand();
@@ -64,14 +81,16 @@ final class DemandController implements AutoCloseable {
 
     /** The run's clock starts: the first period ends half a period from now. */
     void start() {
+        start = System.nanoTime();
         thread.start();
     }
 
-    /** A phase starts (never waits for a period's step, which may wait for a confirmation). */
+    /** A phase starts (never waits for a step, which may wait for a confirmation). */
     void phase(int p) {
         phaseStart = System.nanoTime();
         phase = p;
         atPhaseStart[p] = inForce;
+        phaseStarted.release();
     }
 
     /** The sizes in force as the phase started and as it ended. */
@@ -82,41 +101,76 @@ final class DemandController implements AutoCloseable {
 
     private void loop() {
         long period = TimeUnit.SECONDS.toNanos(o.periodSeconds());
-        long start = System.nanoTime();
-        long last = start;
-        for (long next = start + period / 2;; next += period) {
-            long wait = next - System.nanoTime();
-            try {
-                if (wait > 0) {
-                    TimeUnit.NANOSECONDS.sleep(wait);
-                }
+        long next = start + period / 2;
+        try {
+            while (true) {
                 long now = System.nanoTime();
-                step((now - start) / 1e9, (now - last) / 1e9);
-                last = now;
-            } catch (InterruptedException e) {
-                return;
-            } catch (IOException e) {
-                throw new IllegalStateException("could not publish a size: " + e, e);
+                if (allocator == null) {
+                    phaseStarted.acquire();
+                    step("phase start", schedule[phase]);
+                    continue;
+                }
+                if (phaseStarted.tryAcquire(Math.max(0, Math.min(next, now + READ_EVERY_NS) - now),
+                        TimeUnit.NANOSECONDS)) {
+                    continue; // a phase start alone decides nothing: the operator does not know of phases
+                }
+                now = System.nanoTime();
+                String why = now >= next ? "period" : starts(now) ? "starving" : null;
+                while (next <= now) {
+                    next += period;
+                }
+                if (why != null) {
+                    step(why, allocator.decide(samples(), current.clone(),
+                            TimeUnit.NANOSECONDS.toMillis(now - start)));
+                }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            throw new IllegalStateException("could not publish a size: " + e, e);
         }
     }
 
-    private synchronized void step(double at, double elapsed) throws IOException, InterruptedException {
-        int p = phase;
-        boolean lastPeriod = (System.nanoTime() - phaseStart) / 1e9 >= o.phaseSeconds() - o.periodSeconds();
+    private Integer[] samples() {
         Integer[] samples = new Integer[current.length];
         for (int w = 0; w < current.length; w++) {
             samples[w] = fleet.resizers[w].demand();
-            smoothed[w] = samples[w] == null ? null : allocator.smooth(smoothed[w], samples[w], elapsed);
         }
-        int[] target = allocator.solve(smoothed, current);
+        return samples;
+    }
+
+    /**
+     * Reads the pools that are due, and whether one has just started to starve: its demand over its size, where at its
+     * last read it was not.
+     */
+    private synchronized boolean starts(long now) {
+        int[] nominal = allocator.nominal();
+        boolean starts = false;
+        for (int w = 0; w < current.length; w++) {
+            boolean closely = read[w] == null || read[w] >= current[w] || current[w] < nominal[w];
+            if (!closely && now - readAt[w] < READ_CALM_NS) {
+                continue;
+            }
+            read[w] = fleet.resizers[w].demand();
+            readAt[w] = now;
+            boolean starved = read[w] != null && read[w] > current[w];
+            starts |= starved && !starving[w];
+            starving[w] = starved;
+        }
+        return starts;
+    }
+
+    private synchronized void step(String why, int[] target) throws IOException, InterruptedException {
+        long at = System.nanoTime();
+        int p = phase;
+        boolean lastPeriod = (at - phaseStart) / 1e9 >= o.phaseSeconds() - o.periodSeconds();
         int[] before = current.clone();
-        int[] published = new int[current.length];
+        Integer[] samples = samples();
         List<Integer> shrunk = new ArrayList<>();
         for (int w = 0; w < current.length; w++) {
             if (target[w] < current[w]) {
                 fleet.resizers[w].publish(target[w]);
-                published[w]++;
+                counts.publish(p, w, period(at), lastPeriod);
                 shrunk.add(w);
             }
         }
@@ -144,47 +198,44 @@ final class DemandController implements AutoCloseable {
             if (target[w] > current[w] && free > 0) {
                 int grant = (int) Math.min(target[w], current[w] + free);
                 fleet.resizers[w].publish(grant);
-                published[w]++;
+                counts.publish(p, w, period(at), lastPeriod);
                 free -= grant - current[w];
                 current[w] = grant;
             }
         }
         inForce = current.clone();
-        for (int w = 0; w < current.length; w++) {
-            resizes[p][w] += published[w];
-            mostPerPeriod[p] = Math.max(mostPerPeriod[p], published[w]);
-            lastPeriodWrites[p] += lastPeriod ? published[w] : 0;
-        }
-        log.add(String.format(Locale.ROOT, "  %6.1f s  %-9s watermark %-9s smoothed %-17s solved %-8s sizes %s -> %s%s",
-                at, o.phases().get(p).name(), text(samples), smoothedText(), PhaseResult.sizes(target),
-                PhaseResult.sizes(before), PhaseResult.sizes(current),
-                shrunk.isEmpty() ? "" : "  (shrinks confirmed in " + confirmMs + " ms"
+        log.add(String.format(Locale.ROOT,
+                "  %6.1f s  %-9s %-11s watermark %-9s smoothed %-17s target %-8s sizes %s -> "
+                        + "%s%s",
+                (at - start) / 1e9, o.phases().get(p).name(), why, text(samples),
+                allocator == null ? "" : allocator.smoothed(), PhaseResult.sizes(target), PhaseResult.sizes(before),
+                PhaseResult.sizes(current), shrunk.isEmpty() ? "" : "  (shrinks confirmed in " + confirmMs + " ms"
                         + (shrunk.stream().allMatch(w -> confirmed[w]) ? ")" : ", NOT ALL: counted at their size)")));
-        if (!Arrays.equals(before, current)) {
+        if (allocator != null && !Arrays.equals(before, current)) {
             log.add("            " + allocator.explain());
         }
+    }
+
+    /** The operator's period the moment falls in (-1 before the first ends). */
+    private long period(long at) {
+        long period = TimeUnit.SECONDS.toNanos(o.periodSeconds());
+        return Math.floorDiv(at - start - period / 2, period);
     }
 
     private static String text(Integer[] values) {
         return String.join(",", Arrays.stream(values).map(v -> v == null ? "-" : v.toString()).toArray(String[]::new));
     }
 
-    private String smoothedText() {
-        return String.join(",",
-                Arrays.stream(smoothed).map(d -> d == null ? "-" : String.format(Locale.ROOT, "%.1f", d))
-                        .toArray(String[]::new));
-    }
-
     synchronized int[] resizes(int p) {
-        return resizes[p].clone();
+        return counts.resizes(p);
     }
 
     synchronized int mostPerPeriod(int p) {
-        return mostPerPeriod[p];
+        return counts.mostPerPeriod(p);
     }
 
     synchronized int lastPeriodWrites(int p) {
-        return lastPeriodWrites[p];
+        return counts.lastPeriodWrites(p);
     }
 
     synchronized List<String> log() {

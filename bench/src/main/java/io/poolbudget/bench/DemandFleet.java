@@ -35,18 +35,24 @@ final class DemandFleet implements AutoCloseable {
         }
     }
 
-    /** Per phase and workload: latencies of the requests that arrived in it (ns, unfinished as MAX_VALUE). */
+    /**
+     * Per phase and workload: latencies of the requests that arrived in it (ns, unfinished as MAX_VALUE), with when each
+     * arrived (ns into the phase).
+     */
     static final class Tally {
         private long[] latency = new long[4096];
+        private long[] arrived = new long[4096];
         private int n;
         long timeouts;
         long errors;
         long committed;
 
-        synchronized void add(long nanos, boolean timeout, boolean error) {
+        synchronized void add(long arrivedIntoPhase, long nanos, boolean timeout, boolean error) {
             if (n == latency.length) {
                 latency = Arrays.copyOf(latency, n * 2);
+                arrived = Arrays.copyOf(arrived, n * 2);
             }
+            arrived[n] = arrivedIntoPhase;
             latency[n++] = nanos;
             timeouts += timeout ? 1 : 0;
             errors += error ? 1 : 0;
@@ -54,7 +60,13 @@ final class DemandFleet implements AutoCloseable {
         }
 
         synchronized long[] sorted() {
-            long[] s = Arrays.copyOf(latency, n);
+            return sorted(0);
+        }
+
+        /** The latencies of the requests that arrived {@code fromNanos} or later into the phase, sorted. */
+        synchronized long[] sorted(long fromNanos) {
+            long[] s = java.util.stream.IntStream.range(0, n).filter(i -> arrived[i] >= fromNanos)
+                    .mapToLong(i -> latency[i]).toArray();
             Arrays.sort(s);
             return s;
         }
@@ -141,7 +153,7 @@ final class DemandFleet implements AutoCloseable {
                     if (wait > 0) {
                         LockSupport.parkNanos(wait);
                     }
-                    submit(workload, at, tally[p][workload]);
+                    submit(workload, at, at - start - phaseStart[p], tally[p][workload]);
                 }
             }, "arrivals-" + NAMES[w]);
         }
@@ -163,7 +175,7 @@ final class DemandFleet implements AutoCloseable {
         return tally;
     }
 
-    private void submit(int w, long arrival, Tally tally) {
+    private void submit(int w, long arrival, long intoPhase, Tally tally) {
         var pool = pools[w];
         requests.execute(() -> {
             boolean timeout = false;
@@ -175,7 +187,7 @@ final class DemandFleet implements AutoCloseable {
             } catch (SQLException e) {
                 error = true;
             }
-            tally.add(System.nanoTime() - arrival, timeout, error);
+            tally.add(intoPhase, System.nanoTime() - arrival, timeout, error);
         });
     }
 
