@@ -16,7 +16,7 @@ record BenchOptions(String url, String user, String password, String query, int 
         o.put("--username", "app");
         o.put("--query", "SELECT pg_sleep(0.004)");
         o.put("--connection-timeout-ms", "2000");
-        o.put("--budget", "6");
+        o.put("--budget", "12");
         o.put("--busy-rate", "0");
         o.put("--busy-load", "0.85");
         o.put("--quiet-rate", "20");

@@ -82,7 +82,7 @@ public class DemandAllocationBench {
                 """
                         variant: the benchmark's own HikariCP pools (one JVM, HikariCP %s), resized through the agent's code \
                         (io.poolbudget.agent Resizer + HikariPools, the size published in a file) by the operator's decisions \
-                        (sizing/ DemandSignal + DemandSolver), shrink-first with the agent's confirmation as evidence
+                        (decide/ DemandStep), shrink-first with the agent's confirmation as evidence
                         workloads: a, b, c, one pool each (a target of 1 pod x 1 pool: cost 1, minPoolSize 1, weight 1), \
                         budget %d connections
                         load: open model, Poisson arrivals; busy %.0f req/s, quiet %.0f req/s; a request borrows a connection \
