@@ -19,26 +19,26 @@ mkdir -p "$DEMO"
 step() { echo; echo "==> $*"; }
 
 if [ $MODE = real ]; then
-  step "1/6 local cluster with a real node, and PostgreSQL"
+  step "1/7 local cluster with a real node, and PostgreSQL"
   hack/cluster/up.sh --real-node
   hack/postgres.sh up
 else
-  step "1/6 local cluster (KWOK nodes only)"
+  step "1/7 local cluster (KWOK nodes only)"
   hack/cluster/up.sh
 fi
 source "$BUILD_AREA/cluster/env"
 
-step "2/6 building the operator$([ $MODE = real ] && echo ' and the example app image') (the first run downloads dependencies)"
+step "2/7 building the operator$([ $MODE = real ] && echo ' and the example app image') (the first run downloads dependencies)"
 ./mvnw -B -q package -DskipTests -DskipITs
 if [ $MODE = real ]; then
   hack/images/app-image.sh
   hack/cluster/node.sh up >/dev/null 2>&1   # imports the new image
 fi
 
-step "3/6 installing the CRD and starting the operator"
+step "3/7 installing the CRD and starting the operator"
 hack/run-operator.sh "$DEMO"
 
-step "4/6 applying examples/$([ $MODE = real ] && echo real/) to namespace $NS"
+step "4/7 applying examples/$([ $MODE = real ] && echo real/) to namespace $NS"
 kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
 if [ $MODE = real ]; then
   kubectl apply -n "$NS" -f examples/real/apps.yaml
@@ -51,13 +51,13 @@ else
   kubectl apply -n "$NS" -f examples/workloads.yaml -f examples/poolpolicy.yaml
 fi
 
-step "5/6 waiting for the sizes to roll out"
+step "5/7 waiting for the sizes to roll out"
 kubectl wait -n "$NS" --for=condition=Ready poolpolicy --all --timeout=60s >/dev/null
 kubectl wait -n "$NS" --for=condition=RolloutInProgress=false poolpolicy --all --timeout=180s >/dev/null
 kubectl rollout status -n "$NS" deployment --timeout=120s >/dev/null
 [ $MODE = real ] && hack/show-pools.sh "$NS" --wait-settled >/dev/null
 
-step "6/6 result"
+step "6/7 result"
 kubectl get -n "$NS" poolpolicies
 echo
 if [ $MODE = real ]; then
@@ -68,6 +68,14 @@ fi
 echo
 kubectl get -n "$NS" poolpolicy -o jsonpath='{range .items[*].status.targets[*]}{.kind}/{.name}: {.explanation}{"\n"}{end}' | fold -s -w 110
 
+step "7/7 the budget follows the load: what mode Demand would give (spec.allocation mode Recommend writes nothing)"
+kubectl patch -n "$NS" poolpolicy --all --type merge -p '{"spec":{"allocation":{"mode":"Recommend"}}}' >/dev/null
+for _ in $(seq 60); do
+  kubectl get -n "$NS" poolpolicy -o jsonpath='{.items[*].status.targets[*].recommendedPoolSize}' | grep -q . && break
+  sleep 1
+done
+kubectl get -n "$NS" poolpolicy -o jsonpath='{range .items[*].status.targets[*]}{.kind}/{.name}: nominal {.nominalPoolSize}, Demand would give {.recommendedPoolSize}: {.allocation}{"\n"}{end}' | fold -s -w 110
+
 cat <<MSG
 
 Everything keeps running.
@@ -75,6 +83,9 @@ Everything keeps running.
                     kubectl get poolpolicies -n $NS -o yaml
   pools and the DB: hack/show-pools.sh $NS      (what each HikariCP reports, what PostgreSQL counts)
   try a change:     kubectl scale -n $NS deployment/checkout --replicas=3; then hack/show-pools.sh $NS
+  follow the load:  kubectl patch -n $NS poolpolicy app-db --type merge -p \\
+                      '{"spec":{"injection":{"resize":"Live"},"allocation":{"mode":"Demand"}}}'
+                    (pools then move live between checkout and worker as their use does; docs/concepts.md)
   operator:         log $DEMO/operator.log, metrics http://localhost:${POOLBUDGET_HTTP_PORT:-8080}/q/metrics
   stop everything:  hack/cluster/down.sh
 MSG
