@@ -2,7 +2,6 @@ package io.poolbudget.decide;
 
 import io.poolbudget.api.v1alpha1.AllocationMode;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import io.poolbudget.decide.PolicyPass.Sized;
 import io.poolbudget.decide.RolloutDecider.Verdict;
 import java.time.Duration;
 import java.time.Instant;
