@@ -124,6 +124,8 @@ final class PlanOutput {
             if (a.budget().connections() > 0) { // no ratio to a budget of 0 (JSON has no Infinity)
                 p.put("ratio", Math.round(a.ratio() * 1000) / 1000.0);
             }
+            var allocation = r.policy().getSpec().getAllocation();
+            PlanDemand.json(allocation, p);
             ArrayNode targets = p.putArray("targets");
             for (TargetAllocation t : a.targets()) {
                 ObjectNode o = targets.addObject();
@@ -145,6 +147,7 @@ final class PlanOutput {
                     o.putObject("transition").put("peak", transition.peak())
                             .put("peakWithoutOverlap", transition.noOverlap()).put("message", transition.text());
                 }
+                PlanDemand.json(allocation, t, o);
                 o.putObject("explanation").put("peakPods", t.peak().explanation()).put("poolSize", t.explanation());
                 if (t.peak().drainAdvice() != null) {
                     o.put("note", t.peak().drainAdvice());

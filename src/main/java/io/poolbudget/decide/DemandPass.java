@@ -2,7 +2,6 @@ package io.poolbudget.decide;
 
 import io.poolbudget.api.v1alpha1.AllocationMode;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
-import io.poolbudget.decide.PolicyPass.Sized;
 import io.poolbudget.decide.RolloutDecider.Verdict;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,17 +47,8 @@ final class DemandPass {
      */
     static List<Verdict> verdicts(List<Sized> sized, List<String> blockers, Instant now, Duration window,
             DemandStep.Result demand) {
-        var states = sized.stream().map(Sized::state).toList();
-        List<Verdict> normal = RolloutDecider.decide(states, blockers, now, window);
-        if (demand == null || demand.solved().isEmpty() || demand.mode() != AllocationMode.Demand) {
-            return normal;
-        }
-        List<Verdict> moved = RolloutDecider.decide(states, blockers, now, Duration.ZERO);
-        List<Verdict> out = new ArrayList<>(normal.size());
-        for (int i = 0; i < sized.size(); i++) {
-            out.add(demand.moves(sized.get(i).workload().id()) ? moved.get(i) : normal.get(i));
-        }
-        return out;
+        return RolloutDecider.decide(sized.stream().map(Sized::state).toList(), blockers, now,
+                t -> demand != null && demand.moves(t.id()) ? Duration.ZERO : window);
     }
 
     /** Looks again within a period while the allocation follows demand: a new demand alone wakes no pass. */

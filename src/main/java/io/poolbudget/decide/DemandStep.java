@@ -16,8 +16,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * spec.allocation Demand and Recommend in one pass, pure: the targets' demand samples and the policy's
@@ -40,7 +38,6 @@ public final class DemandStep {
     public static final String DATABASE = "database (in use only)";
     /** A shown demand stays while the smoothed one is within 15% of it (a ±10% wobble and its rounding). */
     static final double SHOWN_BAND = 0.15;
-    private static final Pattern DEMAND = Pattern.compile("demand [0-9.]+ per pod");
 
     /**
      * One target as the pass sees it: its plan by weights, why its pods do not resize live (null: they do), the size in
@@ -107,7 +104,9 @@ public final class DemandStep {
             }
         }
         Map<String, DemandShare> shares = new HashMap<>();
-        String over = guard(solving, DemandSolver.solve(solving, lending), shares);
+        // each demand said as status shows it (rounded, kept within its band), so a steady load writes the same line
+        String over = guard(solving, DemandSolver.solve(solving, lending,
+                d -> String.valueOf(shown(smoothed.get(d.id()), before.of(d.id())))), shares);
         Map<String, Row> rows = new LinkedHashMap<>();
         Map<String, DemandState.Track> tracks = new HashMap<>();
         List<String> said = new ArrayList<>();
@@ -119,7 +118,7 @@ public final class DemandStep {
             DemandShare share = shares.get(t.id());
             int solved = share == null ? nominal : share.size();
             String why = share == null ? KEEPS + ": its pods do not resize live (" + t.notLive() + ")"
-                    : over != null ? KEEPS + ": " + over : words(share.explanation(), demand)
+                    : over != null ? KEEPS + ": " + over : share.explanation()
                             + (LendingHold.holds(prev, nowMs) && solved == nominal ? "; " + LendingHold.HELD : "");
             int last = last(prev, mode, t);
             long roseAt = share != null && solved > last ? nowMs : prev == null ? 0 : prev.roseAtMs();
@@ -199,11 +198,5 @@ public final class DemandStep {
             return last;
         }
         return (int) Math.ceil(d - 1e-9);
-    }
-
-    /** The solver's line with its demand said as the status says it, rounded up: a steady load writes nothing. */
-    private static String words(String explanation, Integer demand) {
-        return demand == null ? explanation
-                : DEMAND.matcher(explanation).replaceAll(Matcher.quoteReplacement("demand " + demand + " per pod"));
     }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Decides which targets may take their new pool size now. Pure, and derived only from what the
@@ -129,6 +130,15 @@ public final class RolloutDecider {
     /** {@code otherBlockers}: workloads outside {@code targets} that hold more than planned (a conflict, say). */
     public static List<Verdict> decide(List<TargetState> targets, List<String> otherBlockers, Instant now,
             Duration window) {
+        return decide(targets, otherBlockers, now, t -> window);
+    }
+
+    /**
+     * {@code windowOf}: each target's stabilisation window of raises (a size from demand takes none: DemandPass). The
+     * rest is shared: a target with no window still waits for the others' shrinks and rollouts.
+     */
+    public static List<Verdict> decide(List<TargetState> targets, List<String> otherBlockers, Instant now,
+            Function<TargetState, Duration> windowOf) {
         List<Blocker> blockers = new ArrayList<>();
         otherBlockers.forEach(b -> blockers.add(new Blocker(null, b, true)));
         for (TargetState t : targets) {
@@ -144,7 +154,7 @@ public final class RolloutDecider {
             // a stalled rollout ends only by a write: its own target never waits for it
             List<Blocker> others = t.stalled() ? blockers.stream().filter(b -> !t.id().equals(b.id())).toList()
                     : blockers;
-            decisions.add(decide(t, others, now, window));
+            decisions.add(decide(t, others, now, windowOf.apply(t)));
         }
         return decisions;
     }

@@ -10,7 +10,7 @@ import io.poolbudget.sizing.Limits;
 final class StalledText {
     private StalledText() {}
 
-    static String of(PolicyPass.Sized s, Integer applied) {
+    static String of(Sized s, Integer applied) {
         int running = s.state().runningHolds();
         String field = "spec.targets[" + s.index() + "].minPoolSize";
         String fix = applied == null || running <= applied ? "" : ". If the app cannot start with a pool of "

@@ -7,6 +7,7 @@ import io.poolbudget.api.v1alpha1.ResizeMode;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
 import io.poolbudget.decide.Decision.Slot;
 import io.poolbudget.decide.TargetOutcome.State;
+import io.poolbudget.planning.InjectionRules;
 import io.poolbudget.planning.PolicyPlanner;
 import io.poolbudget.planning.Workload;
 import io.poolbudget.sizing.Allocation;
@@ -40,7 +41,7 @@ public final class TransitionNotes {
         if (ResizeMode.of(spec) == ResizeMode.Live) {
             return effective ? TransitionPeaks.Live.AGENT_COMING : TransitionPeaks.Live.NONE;
         }
-        return PolicyPlanner.liveRefused(spec) == null ? TransitionPeaks.Live.OFFER : TransitionPeaks.Live.NONE;
+        return InjectionRules.liveRefused(spec) == null ? TransitionPeaks.Live.OFFER : TransitionPeaks.Live.NONE;
     }
 
     /**

@@ -63,22 +63,7 @@ public final class PolicyPlanner {
         if (policy.getSpec() == null) {
             throw new InvalidPolicyException("spec", "is required: give spec.database and spec.targets");
         }
-        if (!Boolean.TRUE.equals(policy.getSpec().getDryRun()) && policy.getSpec().getInjection() == null) {
-            // the CRD's CEL rule, for the plan command (the API server applies it in a cluster)
-            throw new InvalidPolicyException("spec.injection", "is required unless spec.dryRun is true: name a preset "
-                    + "or the env variables");
-        }
-        var injection = policy.getSpec().getInjection();
-        for (String[] env : injection == null ? new String[0][] : new String[][]{
-                {"spec.injection.maxPoolSizeEnv", injection.getMaxPoolSizeEnv()},
-                {"spec.injection.minIdleEnv", injection.getMinIdleEnv()}}) {
-            String refused = io.poolbudget.api.v1alpha1.EnvNames.refused(env[0], env[1]);
-            if (refused != null) {
-                // the CRD's CEL rule, for the plan command (and objects stored before the rule)
-                throw new InvalidPolicyException(env[0], refused.substring(env[0].length() + 1));
-            }
-        }
-        presetRules(injection);
+        InjectionRules.check(policy.getSpec());
         AllocationRules.check(policy.getSpec());
         if ((policy.getSpec().getDatabase() == null) == (policy.getSpec().getDatabaseRef() == null)) {
             // the CRD's CEL rule, for the plan command
@@ -217,52 +202,12 @@ public final class PolicyPlanner {
         }
     }
 
-    /** Every target's own fields, checked as sizing checks them, whether or not its selector matches anything. */
-    /** The CRD's CEL rules on presets, for the plan command (and objects stored before the rules): one wording. */
-    private static void presetRules(io.poolbudget.api.v1alpha1.InjectionSpec injection) {
-        if (injection == null) {
-            return;
-        }
-        var preset = injection.getPreset();
-        if (preset != null ? injection.getMaxPoolSizeEnv() != null : injection.getMaxPoolSizeEnv() == null
-                && injection.getMode() != io.poolbudget.api.v1alpha1.InjectionMode.EnvFrom) {
-            throw new InvalidPolicyException("spec.injection", io.poolbudget.api.v1alpha1.InjectionSpec.ONE_OF_MESSAGE);
-        }
-        String live = liveRefused(injection);
-        if (io.poolbudget.api.v1alpha1.ResizeMode.of(injection) == io.poolbudget.api.v1alpha1.ResizeMode.Live
-                && live != null) {
-            throw new InvalidPolicyException("spec.injection.resize", live.substring("injection.resize ".length()));
-        }
-        if (injection.getDatasource() != null && (preset == null || !preset.named())) {
-            throw new InvalidPolicyException("spec.injection.datasource",
-                    io.poolbudget.api.v1alpha1.InjectionSpec.DATASOURCE_MESSAGE
-                            .substring("injection.datasource ".length()));
-        }
-        if (preset != null && preset.inConnectionString() && injection.getMode() != null
-                && injection.getMode() != io.poolbudget.api.v1alpha1.InjectionMode.EnvFrom) {
-            throw new InvalidPolicyException("spec.injection.mode",
-                    io.poolbudget.api.v1alpha1.InjectionSpec.URL_MODE_MESSAGE.substring("injection.mode ".length()));
-        }
-    }
-
-    /**
-     * Why resize mode Live cannot serve this injection (the CRD's rules: the operator writes the size as a variable of
-     * its own, of a pool its agent resizes), or null where it can.
-     */
-    public static String liveRefused(io.poolbudget.api.v1alpha1.InjectionSpec injection) {
-        var preset = injection.getPreset();
-        if (io.poolbudget.api.v1alpha1.InjectionMode.of(injection) != io.poolbudget.api.v1alpha1.InjectionMode.Env
-                || injection.getMode() == null && preset != null && preset.inConnectionString()) {
-            return io.poolbudget.api.v1alpha1.InjectionSpec.LIVE_MESSAGE;
-        }
-        return preset != null && !preset.live() ? io.poolbudget.api.v1alpha1.InjectionSpec.LIVE_POOL_MESSAGE : null;
-    }
-
     /** The smallest pool the preset's app starts with: every target's minPoolSize unless it sets one. */
     static int minimumPool(io.poolbudget.api.v1alpha1.InjectionSpec injection) {
         return injection == null || injection.getPreset() == null ? 1 : injection.getPreset().minimumPool();
     }
 
+    /** Every target's own fields, checked as sizing checks them, whether or not its selector matches anything. */
     private static void checkFields(List<TargetSpec> targets, int minimum) {
         for (int i = 0; targets != null && i < targets.size(); i++) {
             String field = "spec.targets[" + i + "]";

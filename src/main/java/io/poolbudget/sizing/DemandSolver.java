@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * The allocation by demand: each target's nominal pool (PoolSizer's, by weights) is its guarantee; a target that wants
@@ -59,7 +60,17 @@ public final class DemandSolver {
      */
     static final double BAND_FROM = 3;
 
+    /** {@link #solve(List, Lending, Function)} with each demand said to a tenth of a connection. */
     public static List<DemandShare> solve(List<DemandTarget> targets, Lending lending) {
+        return solve(targets, lending, t -> String.format(Locale.ROOT, "%.1f", t.demand()));
+    }
+
+    /**
+     * The allocation; {@code demandSaid} gives a target's demand per pod (never null where it is asked) as its
+     * explanation says it, so a caller that shows the demand rounded says the same number here.
+     */
+    public static List<DemandShare> solve(List<DemandTarget> targets, Lending lending,
+            Function<DemandTarget, String> demandSaid) {
         requireUniqueIds(targets);
         int n = targets.size();
         int[] floor = new int[n];
@@ -101,7 +112,8 @@ public final class DemandSolver {
         for (int i = 0; i < n; i++) {
             DemandTarget t = targets.get(i);
             out.add(new DemandShare(t.id(), t.nominal(), floor[i], ceiling[i], sizes[i], t.demand(),
-                    explain(t, floor[i], ceiling[i], sizes[i], top[i], allBusy, borrowing.left() >= t.cost())));
+                    explain(t, demandSaid, floor[i], ceiling[i], sizes[i], top[i], allBusy,
+                            borrowing.left() >= t.cost())));
         }
         return List.copyOf(out);
     }
@@ -149,13 +161,13 @@ public final class DemandSolver {
     }
 
     /** {@code more}: what is left of the lent connections would pay its next step (so a hold, not the pool, stops it). */
-    private static String explain(DemandTarget t, int floor, int ceiling, int size, int top, boolean allBusy,
-            boolean more) {
+    private static String explain(DemandTarget t, Function<DemandTarget, String> demandSaid, int floor, int ceiling,
+            int size, int top, boolean allBusy, boolean more) {
         int nominal = t.nominal();
         if (t.demand() == null) {
             return "nominal " + nominal + ": no demand reported";
         }
-        String demand = String.format(Locale.ROOT, "demand %.1f per pod", t.demand());
+        String demand = "demand " + demandSaid.apply(t) + " per pod";
         if (t.cost() == 0) {
             return "nominal " + nominal + ": no pods planned (" + demand + ")";
         }

@@ -2,6 +2,8 @@ package io.poolbudget.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** spec.allocation (issue 55): the example plans, and plan refuses what the CRD refuses, naming the field. */
@@ -29,6 +31,52 @@ class PlanAllocationTest {
             assertThat(Long.parseLong(row.group(4))).isEqualTo(cost * (n / 2));
             assertThat(Long.parseLong(row.group(5))).isEqualTo(cost * n);
         }
+    }
+
+    @Test
+    void jsonCarriesTheTablesRangesAndTheSettings() throws Exception {
+        var table = PlanCommandTest.plan("", "-f", "examples/allocation/demand.yaml").out();
+        var run = PlanCommandTest.plan("", "-f", "examples/allocation/demand.yaml", "-o", "json");
+        assertThat(run.exit()).as(run.err()).isZero();
+        var policy = new ObjectMapper().readTree(run.out()).path("policies").get(0);
+        assertThat(policy.path("allocation").toString()).isEqualTo(
+                "{\"mode\":\"Demand\",\"lendablePercent\":50,\"borrowingLimitPercent\":100,\"periodSeconds\":10}");
+        assertThat(policy.path("targets")).hasSize(2);
+        for (var t : policy.path("targets")) {
+            var row = Pattern.compile(t.path("workload").asText() + " +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+)\\n")
+                    .matcher(table);
+            assertThat(row.find()).as(table).isTrue();
+            var range = t.path("allocation");
+            assertThat(range.path("nominalPoolSize").asInt()).isEqualTo(t.path("poolSize").asInt())
+                    .isEqualTo(Integer.parseInt(row.group(1)));
+            assertThat(range.path("floorPoolSize").asText()).isEqualTo(row.group(2));
+            assertThat(range.path("ceilingPoolSize").asText()).isEqualTo(row.group(3));
+            assertThat(range.path("lendableConnections").asText()).isEqualTo(row.group(4));
+            assertThat(range.path("borrowableConnections").asText()).isEqualTo(row.group(5));
+        }
+    }
+
+    @Test
+    void jsonSaysTheSettingsWithDefaultsAppliedAndNothingWithModeWeights() throws Exception {
+        var mapper = new ObjectMapper();
+        var recommend = mapper.readTree(plan("{preset: hikari-env}", "{mode: Recommend, lendablePercent: 30}", "json")
+                .out()).path("policies").get(0);
+        assertThat(recommend.path("allocation").toString()).isEqualTo(
+                "{\"mode\":\"Recommend\",\"lendablePercent\":30,\"borrowingLimitPercent\":100,\"periodSeconds\":10}");
+        var target = recommend.path("targets").get(0);
+        var range = target.path("allocation");
+        int nominal = range.path("nominalPoolSize").asInt();
+        assertThat(nominal).isEqualTo(target.path("poolSize").asInt()).isPositive();
+        assertThat(range.path("floorPoolSize").asInt()).isEqualTo(nominal - nominal * 30 / 100);
+        assertThat(range.path("ceilingPoolSize").asInt()).isEqualTo(2 * nominal);
+        long cost = target.path("peakPods").asLong() * target.path("poolsPerPod").asLong();
+        assertThat(range.path("lendableConnections").asLong()).isEqualTo(cost * (nominal * 30 / 100));
+        assertThat(range.path("borrowableConnections").asLong()).isEqualTo(cost * nominal);
+        var weights = mapper.readTree(plan("{preset: hikari-env}", "{mode: Weights}", "json").out()).path("policies")
+                .get(0);
+        assertThat(weights.has("allocation")).isFalse();
+        assertThat(weights.path("targets").get(0).has("allocation")).isFalse();
+        assertThat(weights.path("targets").get(0).has("poolSize")).isTrue();
     }
 
     @Test
@@ -73,6 +121,10 @@ class PlanAllocationTest {
     }
 
     private static PlanCommandTest.Run plan(String injection, String allocation) {
+        return plan(injection, allocation, "table");
+    }
+
+    private static PlanCommandTest.Run plan(String injection, String allocation, String output) {
         return PlanCommandTest.plan("""
                 apiVersion: poolbudget.io/v1alpha1
                 kind: PoolPolicy
@@ -86,6 +138,6 @@ class PlanAllocationTest {
                   replicas: 2
                   selector: {matchLabels: {app: api}}
                   template: {metadata: {labels: {app: api}}, spec: {containers: [{name: app, image: api}]}}
-                """.formatted(injection, allocation), "-f", "-");
+                """.formatted(injection, allocation), "-f", "-", "-o", output);
     }
 }

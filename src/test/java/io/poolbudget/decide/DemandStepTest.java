@@ -149,17 +149,21 @@ class DemandStepTest {
         }
     }
 
+    /** The rows, each allocation line with them (its demand said as status shows it), are what status writes. */
     @Test
     void aSteadyLoadGivesTheSameRowsPassAfterPass() {
-        var first = DemandStep.decide(spec(AllocationMode.Demand), live(2.0, 16.0), DemandState.EMPTY, T0);
-        var state = first.state();
-        var rows = first.rows();
-        for (int i = 1; i <= 30; i++) { // the agents' watermark wobbles within ±10%
-            double wobble = i % 2 == 0 ? 0.9 : 1.1;
-            var next = DemandStep.decide(spec(AllocationMode.Demand), live(2.0 * wobble, 16.0 * wobble), state,
-                    T0.plusSeconds(10L * i));
-            assertThat(next.rows()).as("pass %d", i).isEqualTo(rows);
-            state = next.state();
+        for (AllocationMode mode : new AllocationMode[]{AllocationMode.Demand, AllocationMode.Recommend}) {
+            var first = DemandStep.decide(spec(mode), live(2.0, 16.0), DemandState.EMPTY, T0);
+            assertThat(first.rows().get("Deployment/b").allocation()).contains("(demand 16 per pod");
+            var state = first.state();
+            var rows = first.rows();
+            for (int i = 1; i <= 30; i++) { // the agents' watermark wobbles within ±10%
+                double wobble = i % 2 == 0 ? 0.9 : 1.1;
+                var next = DemandStep.decide(spec(mode), live(2.0 * wobble, 16.0 * wobble), state,
+                        T0.plusSeconds(10L * i));
+                assertThat(next.rows()).as("%s, pass %d", mode, i).isEqualTo(rows);
+                state = next.state();
+            }
         }
     }
 

@@ -41,6 +41,34 @@ class RolloutDeciderTest {
         assertThat(actions(agroal)).as("11 is below Agroal's default of 20: a shrink").containsExactly(APPLY);
     }
 
+    /**
+     * A window per target (mode Demand: a size from demand takes none, the others keep theirs): each target decided as
+     * with its own window for all, in one decision, and a target without a window still waits for the others' shrinks.
+     */
+    @Test
+    void aWindowPerTargetAppliesToItsTargetOnly() {
+        var shrinking = List.of(state("lender", 4, 6, true, null), state("borrower", 6, 4, true, null),
+                state("weights", 6, 4, true, null));
+        var d = RolloutDecider.decide(shrinking, List.of(), NOW,
+                t -> t.id().equals("borrower") ? Duration.ZERO : WINDOW);
+        assertThat(actions(d)).containsExactly(APPLY, HOLD_FOR_ROLLOUTS, HOLD_FOR_WINDOW);
+        assertThat(d.get(1).reason()).endsWith("waits until these finish rolling out: lender (shrinking)");
+        assertThat(d.get(1)).isEqualTo(RolloutDecider.decide(shrinking, NOW, Duration.ZERO).get(1));
+        assertThat(d.get(2)).isEqualTo(RolloutDecider.decide(shrinking, NOW, WINDOW).get(2));
+
+        var calm = List.of(state("lender", 4, 4, true, null), state("borrower", 6, 4, true, NOW.minusSeconds(1)),
+                state("weights", 6, 4, true, NOW.minusSeconds(1)));
+        var later = RolloutDecider.decide(calm, List.of("Deployment/x (rolling out)"), NOW,
+                t -> t.id().equals("borrower") ? Duration.ZERO : WINDOW);
+        assertThat(actions(later)).containsExactly(NONE, HOLD_FOR_ROLLOUTS, HOLD_FOR_WINDOW);
+        assertThat(later.get(2).pendingSince()).as("held since it was first held").isEqualTo(NOW.minusSeconds(1));
+        assertThat(actions(RolloutDecider.decide(calm, List.of(), NOW,
+                t -> t.id().equals("borrower") ? Duration.ZERO : WINDOW)))
+                .containsExactly(NONE, APPLY, HOLD_FOR_WINDOW);
+        assertThat(RolloutDecider.nextCheck(later, NOW, WINDOW)).as("only the windowed raise is looked at again")
+                .isEqualTo(WINDOW.minusSeconds(1));
+    }
+
     @Test
     void aFirstSizeEqualToTheAppDefaultWaitsForOtherRolloutsButNotForTheWindow() {
         var busy = RolloutDecider.decide(List.of(state("a", 3, 3, false, null), state("b", 10, null, true, null)),
