@@ -100,7 +100,7 @@ public final class PolicyEventSources {
 
     /**
      * Resize mode Live: what the agents in the sized pods report, read on the scraper's own timer; a policy is woken
-     * when a report of one of its pods changes (a pod confirmed its new size, or cannot).
+     * when a report of one of its pods changes (a pod confirmed its new size, or cannot) or a pod starts to starve.
      */
     private EventSource<?, PoolPolicy> agentReports(EventSourceContext<PoolPolicy> context,
             InformerEventSource<Pod, PoolPolicy> sizedPods) {

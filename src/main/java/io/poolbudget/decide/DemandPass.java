@@ -51,7 +51,10 @@ final class DemandPass {
                 t -> demand != null && demand.moves(t.id()) ? Duration.ZERO : window);
     }
 
-    /** Looks again within a period while the allocation follows demand: a new demand alone wakes no pass. */
+    /**
+     * Looks again within a period while the allocation follows demand: a new demand alone wakes no pass, only a pod that
+     * starts to starve does (AgentScraper), so that a lender gets its nominal back at once.
+     */
     static Duration next(Duration next, DemandStep.Result demand) {
         if (demand == null) {
             return next;

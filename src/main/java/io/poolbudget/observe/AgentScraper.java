@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -34,9 +35,10 @@ import org.jboss.logging.Logger;
 /**
  * Resize mode Live: asks the agent in each pod the operator published a live size to what it applied ({@code GET
  * http://<pod IP>:9477/}, read-only; the pods write nothing anywhere and need no permission). Once a second while a
- * pod has not confirmed the size published to it, every 10 s once it has (the agent's demand is the high of its last
- * 10 s, so no burst falls between two reads). Keeps each pod's last report (by uid) for
- * the passes to read, outside the reconcile, and wakes a pod's policy when its report changes.
+ * pod has not confirmed the size published to it or is saturated (its demand at least that size), every 10 s
+ * otherwise (the agent's demand is the high of its last 10 s, so no burst falls between two reads). Keeps each pod's
+ * last report (by uid) for the passes to read, outside the reconcile, and wakes a pod's policy when its report
+ * changes other than in its demand, or when the pod starts to starve ({@link #wakes}).
  */
 @Singleton
 public final class AgentScraper implements AutoCloseable {
@@ -45,16 +47,31 @@ public final class AgentScraper implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofMillis(1500);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One pod's last report, with when it was read, its namespace, and the size its {@code since} counts for. */
-    record Entry(AgentReport report, long at, String namespace, Integer forSize) {}
+    /**
+     * One pod's last report, with when it was read, its namespace, the size its {@code since} counts for, and the size
+     * published to the pod when it was read (null: none readable).
+     */
+    record Entry(AgentReport report, long at, String namespace, Integer forSize, Integer published) {}
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    /** Asks one agent: its status address in, the answer's body out (or the error the call failed with). */
+    private final Function<URI, CompletableFuture<String>> ask;
     private ScheduledExecutorService timer;
+
+    public AgentScraper() {
+        this.ask = uri -> http.sendAsync(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).thenApply(HttpResponse::body);
+    }
+
+    /** Agents that answer as {@code ask} does (tests). */
+    AgentScraper(Function<URI, CompletableFuture<String>> ask) {
+        this.ask = ask;
+    }
 
     /**
      * Starts asking: {@code pods} are the sized pods as cached, {@code wake} is told (namespace, policy key) when a
-     * report of a pod carrying that policy's live size changes.
+     * report of a pod carrying that policy's live size wakes it ({@link #wakes}).
      */
     public synchronized void start(Supplier<Stream<Pod>> pods, BiConsumer<String, String> wake) {
         if (timer != null) {
@@ -99,21 +116,17 @@ public final class AgentScraper implements AutoCloseable {
             seen.add(uid);
             Integer published = LiveResize.published(p.getMetadata(), new io.poolbudget.decide.Owner(key));
             Entry last = entries.get(uid);
-            boolean due = last == null || !last.report().confirmed()
-                    || !Objects.equals(last.report().published(), published) || now - last.at() >= CONFIRMED_EVERY_MS;
-            if (!due) {
+            if (!due(last, published, now)) {
                 continue;
             }
             String ns = p.getMetadata().getNamespace();
-            var request = HttpRequest.newBuilder(URI.create("http://" + (ip.contains(":") ? "[" + ip + "]" : ip) + ":"
-                    + LiveResize.AGENT_PORT + "/")).timeout(TIMEOUT).GET().build();
-            calls.add(http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).handle((response, error) -> {
-                AgentReport report = report(response == null ? null : response.body(), error, published, last,
-                        ready(p) ? now : 0);
-                Entry next = new Entry(report, now, ns, report.since() == 0 ? null : published);
-                entries.put(uid, next);
-                if (last == null || !last.report().withoutDemand().equals(report.withoutDemand())) {
-                    wake.accept(ns, key); // not for a new demand alone: the allocation reads it on its own period
+            URI agent = URI.create("http://" + (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + LiveResize.AGENT_PORT
+                    + "/");
+            calls.add(ask.apply(agent).handle((body, error) -> {
+                AgentReport report = report(body, error, published, last, ready(p) ? now : 0);
+                entries.put(uid, new Entry(report, now, ns, report.since() == 0 ? null : published, published));
+                if (wakes(last, report, published)) {
+                    wake.accept(ns, key);
                 }
                 return null;
             }));
@@ -124,6 +137,37 @@ public final class AgentScraper implements AutoCloseable {
             LOG.debugf("some agents did not answer in time: %s", e);
         }
         entries.keySet().retainAll(seen);
+    }
+
+    /**
+     * Whether a pod is read this second: on its first second, while it has not confirmed the size published to it, while
+     * it is saturated (a starving pod is seen within a second), and every {@link #CONFIRMED_EVERY_MS} otherwise.
+     */
+    static boolean due(Entry last, Integer published, long now) {
+        return last == null || !last.report().confirmed() || !Objects.equals(last.report().published(), published)
+                || saturated(last.report(), published) || now - last.at() >= CONFIRMED_EVERY_MS;
+    }
+
+    /** Saturated: every connection of its size was in use within the agent's window (demand at least the size). */
+    static boolean saturated(AgentReport report, Integer size) {
+        return report.demand() != null && size != null && report.demand() >= size;
+    }
+
+    /** Starving: callers waited for a connection beyond its size within the agent's window (demand above the size). */
+    static boolean starving(AgentReport report, Integer size) {
+        return report.demand() != null && size != null && report.demand() > size;
+    }
+
+    /**
+     * Whether a new report wakes the pod's policy: its first, one that differs other than in its demand (a size
+     * confirmed, a problem), and one that starts a starvation (the last did not starve or said no demand), so that a
+     * lender that lent connections away and turns busy gets them back within seconds, not at the next period. Nothing
+     * else about demand wakes it: the allocation reads a new demand on its own period, and a pod that stays saturated
+     * or starving wakes nothing more.
+     */
+    static boolean wakes(Entry last, AgentReport report, Integer published) {
+        return last == null || !last.report().withoutDemand().equals(report.withoutDemand())
+                || starving(report, published) && !starving(last.report(), last.published());
     }
 
     /** The key of the policy that published a live size to the pod (the first, where several did), or null. */

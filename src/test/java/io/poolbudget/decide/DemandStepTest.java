@@ -193,6 +193,46 @@ class DemandStepTest {
         assertThat(sizes(later)).as("a period later it rises").containsEntry("Deployment/b", 15);
     }
 
+    /**
+     * A pass woken between periods (a lender's pod starts to starve: the agent scraper wakes the policy) gives the lender
+     * its nominal back in that pass, even when it rose a moment ago, while a borrower that rose this period stays held.
+     * Three targets of 2 pods each, budget 60: nominal 10 each.
+     */
+    @Test
+    void aStarvedLenderTakesItsNominalBackInAPassBetweenPeriodsWhileABorrowerStaysHeld() {
+        var plan = PoolSizer.allocate(new DatabaseInput(1, 0, 2, null, 0, 60),
+                List.of(pods("Deployment/a"), pods("Deployment/b"), pods("Deployment/c")));
+        java.util.function.Function<double[], List<DemandStep.Target>> samples = d -> List.of(
+                new DemandStep.Target("Deployment/a", plan.target("Deployment/a"), null, 10, d[0], "agent"),
+                new DemandStep.Target("Deployment/b", plan.target("Deployment/b"), null, 10, d[1], "agent"),
+                new DemandStep.Target("Deployment/c", plan.target("Deployment/c"), null, 10, d[2], "agent"));
+        var spec = spec(AllocationMode.Demand);
+        var lent = DemandStep.decide(spec, samples.apply(new double[]{2, 11, 2}), DemandState.EMPTY, T0);
+        // a and c lend 5 each; b wants ⌈11⌉ + ⌊11 / 4⌋ = 13 and rises to it
+        assertThat(sizes(lent)).containsEntry("Deployment/a", 5).containsEntry("Deployment/b", 13)
+                .containsEntry("Deployment/c", 5);
+        assertThat(lent.rows().get("Deployment/a").nominal()).isEqualTo(10);
+
+        var busier = DemandStep.decide(spec, samples.apply(new double[]{6, 16, 2}), lent.state(), T0.plusSeconds(1));
+        assertThat(sizes(busier)).as("a, waited on at 5, takes ⌈6⌉ + ⌊6 / 4⌋ = 7 a second later")
+                .containsEntry("Deployment/a", 7).containsEntry("Deployment/b", 13);
+        // a rose a second ago, yet takes its whole nominal, asked for exactly (⌈8⌉ + ⌊8 / 4⌋ = 10) or beyond it
+        var exactly = DemandStep.decide(spec, samples.apply(new double[]{8, 16, 2}), busier.state(),
+                T0.plusSeconds(2));
+        assertThat(sizes(exactly)).containsEntry("Deployment/a", 10).containsEntry("Deployment/b", 13);
+        var starved = DemandStep.decide(spec, samples.apply(new double[]{9, 16, 2}), busier.state(),
+                T0.plusSeconds(2));
+        assertThat(sizes(starved)).as("beyond its nominal: its nominal; b stays held").containsEntry("Deployment/a", 10)
+                .containsEntry("Deployment/b", 13).containsEntry("Deployment/c", 5);
+        assertThat(starved.rows().get("Deployment/b").allocation()).startsWith("held at 13: may not rise again yet");
+        assertThat(connections(starved)).isLessThanOrEqualTo(60);
+
+        var period = DemandStep.decide(spec, samples.apply(new double[]{9, 16, 2}), starved.state(),
+                T0.plusSeconds(10));
+        assertThat(sizes(period)).as("a period after its rise, b borrows what c lends")
+                .containsEntry("Deployment/a", 10).containsEntry("Deployment/b", 15);
+    }
+
     @Test
     void aTargetWhosePodsDoNotResizeLiveKeepsItsNominalShareAndLendsNothing() {
         var targets = List.of(target("Deployment/a", "spec.injection.resize is not Live", 1.0),

@@ -7,8 +7,11 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.poolbudget.decide.AgentReport;
 import io.poolbudget.planning.BudgetHoldings;
 import java.net.ConnectException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,9 +34,9 @@ class AgentScraperTest {
         var stale = AgentScraper.report(STILL_10, null, 3, null, 1000);
         assertThat(stale.confirmed()).as("confirms its old size").isTrue();
         assertThat(stale.since()).as("but not the one published: its deadline runs").isEqualTo(1000);
-        var later = AgentScraper.report(STILL_10, null, 3, new AgentScraper.Entry(stale, 1000, "ns", 3), 5000);
+        var later = AgentScraper.report(STILL_10, null, 3, new AgentScraper.Entry(stale, 1000, "ns", 3, 3), 5000);
         assertThat(later.since()).as("from the first time, not from each read").isEqualTo(1000);
-        var newSize = AgentScraper.report(STILL_10, null, 2, new AgentScraper.Entry(stale, 1000, "ns", 3), 6000);
+        var newSize = AgentScraper.report(STILL_10, null, 2, new AgentScraper.Entry(stale, 1000, "ns", 3, 3), 6000);
         assertThat(newSize.since()).as("a new size starts a new deadline").isEqualTo(6000);
         assertThat(AgentScraper.report(null, new ConnectException("refused"), 3, null, 0).since())
                 .as("a pod not Ready yet: its JVM is starting, no deadline runs").isZero();
@@ -57,6 +60,93 @@ class AgentScraperTest {
                 .as("a new demand alone does not wake the policy")
                 .isEqualTo(new AgentReport(3, true, 3, 3, null, 0, 1, 2)
                         .withoutDemand());
+    }
+
+    /** An agent's answer at the confirmed size 3 with the given demand. */
+    private static String at3(int demand) {
+        return AT_3.replace("\"error\":null,\"pools\"", "\"error\":null,\"demand\":" + demand + ",\"pools\"");
+    }
+
+    /** A Ready pod of the policy "db" at the live size 3, as the scraper lists it. */
+    private static final Pod LIVE_AT_3 = new PodBuilder().withNewMetadata().withName("a").withNamespace("ns")
+            .withUid("u1").withAnnotations(Map.of("live-size.poolbudget.io/db", "3")).endMetadata().withNewStatus()
+            .withPodIP("10.0.0.7").addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus()
+            .build();
+
+    /**
+     * A lender's pod that lent connections away and turns busy: while its demand reaches its size it is read every
+     * second, and the read that first finds callers waiting beyond its size wakes its policy, once. A steady saturated or
+     * starving pod wakes nothing more, and a pod with connections to spare is read every 10 s.
+     */
+    @Test
+    void aPodThatStartsToStarveWakesItsPolicyOnceAndASaturatedOneIsReadEverySecond() {
+        String[] answer = {at3(1)};
+        List<java.net.URI> asked = new ArrayList<>();
+        var scraper = new AgentScraper(uri -> {
+            asked.add(uri);
+            return CompletableFuture.completedFuture(answer[0]);
+        });
+        List<String> woken = new ArrayList<>();
+        BiConsumer<String, String> wake = (ns, key) -> woken.add(ns + "/" + key);
+        scraper.tick(List.of(LIVE_AT_3), wake, 0);
+        assertThat(asked).containsExactly(java.net.URI.create("http://10.0.0.7:9477/"));
+        assertThat(woken).as("its first report").containsExactly("ns/db");
+
+        answer[0] = at3(2);
+        for (long s = 1; s <= 9; s++) {
+            scraper.tick(List.of(LIVE_AT_3), wake, s * 1000);
+        }
+        assertThat(asked).as("confirmed, connections to spare: not read again within 10 s").hasSize(1);
+        scraper.tick(List.of(LIVE_AT_3), wake, 10_000);
+        assertThat(asked).as("read again at 10 s").hasSize(2);
+        assertThat(woken).as("a new demand alone wakes nothing").hasSize(1);
+
+        answer[0] = at3(3);
+        scraper.tick(List.of(LIVE_AT_3), wake, 20_000);
+        scraper.tick(List.of(LIVE_AT_3), wake, 21_000);
+        assertThat(asked).as("saturated: read the next second").hasSize(4);
+        assertThat(woken).as("saturated, nobody waiting: nothing to wake for").hasSize(1);
+
+        answer[0] = at3(7);
+        scraper.tick(List.of(LIVE_AT_3), wake, 22_000);
+        assertThat(woken).as("callers wait beyond its size: starvation begins").hasSize(2);
+        for (long s = 23; s <= 60; s++) {
+            answer[0] = at3(s % 2 == 0 ? 7 : 5);
+            scraper.tick(List.of(LIVE_AT_3), wake, s * 1000);
+        }
+        assertThat(asked).as("read every second while it starves").hasSize(5 + 38);
+        assertThat(woken).as("a pod that stays starved wakes nothing more").hasSize(2);
+
+        answer[0] = at3(3);
+        scraper.tick(List.of(LIVE_AT_3), wake, 61_000);
+        answer[0] = at3(6);
+        scraper.tick(List.of(LIVE_AT_3), wake, 62_000);
+        assertThat(woken).as("a new starvation after its callers were served").hasSize(3);
+    }
+
+    @Test
+    void saturationAndStarvationAreCountedAgainstTheSizePublishedToThePod() {
+        var saturated = AgentScraper.report(at3(3), null, 3, null, 1000);
+        var spare = AgentScraper.report(at3(2), null, 3, null, 1000);
+        assertThat(AgentScraper.saturated(saturated, 3)).isTrue();
+        assertThat(AgentScraper.starving(saturated, 3)).as("all in use, nobody waiting").isFalse();
+        assertThat(AgentScraper.saturated(spare, 3)).isFalse();
+        assertThat(AgentScraper.saturated(AgentScraper.report(AT_3, null, 3, null, 1000), 3)).as("no demand said")
+                .isFalse();
+        assertThat(AgentScraper.due(new AgentScraper.Entry(saturated, 0, "ns", null, 3), 3, 1000)).isTrue();
+        assertThat(AgentScraper.due(new AgentScraper.Entry(spare, 0, "ns", null, 3), 3, 9999)).isFalse();
+        assertThat(AgentScraper.due(new AgentScraper.Entry(spare, 0, "ns", null, 3), 3, 10_000)).isTrue();
+
+        var starving = AgentScraper.report(at3(7), null, 3, null, 1000);
+        assertThat(AgentScraper.wakes(new AgentScraper.Entry(saturated, 0, "ns", null, 3), starving, 3)).isTrue();
+        assertThat(AgentScraper.wakes(new AgentScraper.Entry(starving, 0, "ns", null, 3), starving, 3)).isFalse();
+        var saidNone = AgentScraper.report(AT_3, null, 3, null, 1000);
+        assertThat(AgentScraper.wakes(new AgentScraper.Entry(saidNone, 0, "ns", null, 3), starving, 3))
+                .as("the last said no demand").isTrue();
+        assertThat(AgentScraper.wakes(new AgentScraper.Entry(starving, 0, "ns", null, 8), starving, 3))
+                .as("it did not starve at the size it had then").isTrue();
+        assertThat(AgentScraper.wakes(new AgentScraper.Entry(spare, 0, "ns", null, 3), saturated, 3))
+                .as("saturated alone").isFalse();
     }
 
     @Test

@@ -57,6 +57,24 @@ class DemandSolverPropertiesTest {
         shares.forEach(s -> assertThat(s.size()).as(s.id()).isEqualTo(s.nominal()));
     }
 
+    /**
+     * Up to its nominal, a target gets what its demand asks in the pass the demand rises, whatever its current size and
+     * its change-rate bound: a lender that lent connections away takes them back at once, held or not.
+     */
+    @Property(tries = 1000)
+    void aTargetGetsItsDemandUpToItsNominalHeldOrNot(@ForAll("targets") List<DemandTarget> targets,
+            @ForAll("lending") Lending lending) {
+        var shares = DemandSolver.solve(targets, lending);
+        for (int i = 0; i < targets.size(); i++) {
+            DemandTarget t = targets.get(i);
+            if (t.demand() != null) {
+                int asked = (int) Math.ceil(t.demand() - 1e-9);
+                assertThat(shares.get(i).size()).as("%s (demand %s, current %d, may rise %s)", t.id(), t.demand(),
+                        t.current(), t.mayRise()).isGreaterThanOrEqualTo(Math.min(t.nominal(), asked));
+            }
+        }
+    }
+
     @Property(tries = 1000)
     void steadyDemandChangesNothing(@ForAll("targets") List<DemandTarget> targets,
             @ForAll("lending") Lending lending) {
