@@ -19,6 +19,7 @@ import io.poolbudget.cache.PrunedStore;
 import io.poolbudget.cache.SharedCaches;
 import io.poolbudget.config.OperatorConfig;
 import io.poolbudget.decide.Decision;
+import io.poolbudget.decide.Owner;
 import io.poolbudget.decide.PassResult;
 import io.poolbudget.decide.PolicyPass;
 import io.poolbudget.memory.PolicyMemory;
@@ -119,6 +120,8 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     /** What the allocation by demand keeps for the next pass, and its recommendations said once each (Events). */
     private void remember(PoolPolicy policy, Decision decision) {
         memory.of(policy).demand(decision.demand() == null ? null : decision.demand().state());
+        agents.readClosely(Owner.of(policy).key(), policy.getMetadata().getNamespace(),
+                decision.demand() == null ? java.util.Set.of() : decision.demand().readClosely());
         if (decision.demand() != null) {
             decision.demand().recommendations().forEach(r -> events.normal(policy, PolicyEvents.RECOMMENDED, r));
         }

@@ -33,7 +33,23 @@ final class DemandPass {
         }
         var result = DemandStep.decide(spec, targets, in.state(), now);
         sized.replaceAll(s -> s.sizedAt(result.size(s.workload().id(), s.allocation().poolSize())));
-        return result;
+        return result.withReadClosely(lent(view, sized, result));
+    }
+
+    /**
+     * The pods of the targets that lend (mode Demand, a size below the nominal one): their agents are read every second
+     * rather than every 10 s, so that a lender whose load returns is seen starving within a second, however quiet it
+     * was (a saturated pod is read every second anyway).
+     */
+    static java.util.Set<String> lent(ClusterView view, List<Sized> sized, DemandStep.Result result) {
+        java.util.Set<String> uids = new java.util.HashSet<>();
+        for (Sized s : sized) {
+            var row = result.rows().get(s.workload().id());
+            if (result.moves(s.workload().id()) && row != null && row.size() < row.nominal()) {
+                view.pods(s.workload()).forEach(p -> uids.add(p.getMetadata().getUid()));
+            }
+        }
+        return uids;
     }
 
     /**

@@ -52,9 +52,20 @@ public final class DemandStep {
      */
     public record Row(Integer demand, String source, int nominal, int size, Integer recommended, String allocation) {}
 
-    /** Rows by target id; the targets solved; the new state; the AllocationRecommended Events to say; when to solve again. */
+    /**
+     * Rows by target id; the targets solved; the new state; the AllocationRecommended Events to say; when to solve again;
+     * the pods whose agents are read every second (uids: those of targets lending, see {@link DemandPass#lent}).
+     */
     public record Result(AllocationMode mode, Map<String, Row> rows, java.util.Set<String> solved, DemandState state,
-            List<String> recommendations, Duration period) {
+            List<String> recommendations, Duration period, java.util.Set<String> readClosely) {
+        public Result {
+            readClosely = readClosely == null ? java.util.Set.of() : java.util.Set.copyOf(readClosely);
+        }
+
+        Result withReadClosely(java.util.Set<String> pods) {
+            return new Result(mode, rows, solved, state, recommendations, period, pods);
+        }
+
         /** The size the target takes: its row's, else {@code nominal}. */
         public int size(String id, int nominal) {
             Row r = rows.get(id);
@@ -143,7 +154,7 @@ public final class DemandStep {
                     LendingHold.next(prev, nominal, last, solved, nowMs, periodMs)));
         }
         return new Result(mode, rows, java.util.Set.copyOf(shares.keySet()), new DemandState(tracks), List.copyOf(said),
-                Duration.ofMillis(periodMs));
+                Duration.ofMillis(periodMs), null);
     }
 
     /**

@@ -54,6 +54,9 @@ public final class AgentScraper implements AutoCloseable {
     record Entry(AgentReport report, long at, String namespace, Integer forSize, Integer published) {}
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    /** Per policy (namespace/key): the pods its last pass asked to be read every second (those lending). */
+    private final Map<String, Set<String>> closely = new ConcurrentHashMap<>();
+    private volatile Set<String> readClosely = Set.of();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     /** Asks one agent: its status address in, the answer's body out (or the error the call failed with). */
     private final Function<URI, CompletableFuture<String>> ask;
@@ -116,7 +119,7 @@ public final class AgentScraper implements AutoCloseable {
             seen.add(uid);
             Integer published = LiveResize.published(p.getMetadata(), new io.poolbudget.decide.Owner(key));
             Entry last = entries.get(uid);
-            if (!due(last, published, now)) {
+            if (!due(last, published, now, readClosely.contains(uid))) {
                 continue;
             }
             String ns = p.getMetadata().getNamespace();
@@ -141,11 +144,24 @@ public final class AgentScraper implements AutoCloseable {
 
     /**
      * Whether a pod is read this second: on its first second, while it has not confirmed the size published to it, while
-     * it is saturated (a starving pod is seen within a second), and every {@link #CONFIRMED_EVERY_MS} otherwise.
+     * it is saturated (a starving pod is seen within a second), while its policy lends its connections ({@code lent}:
+     * one whose load returns is seen within a second), and every {@link #CONFIRMED_EVERY_MS} otherwise.
      */
-    static boolean due(Entry last, Integer published, long now) {
+    static boolean due(Entry last, Integer published, long now, boolean lent) {
         return last == null || !last.report().confirmed() || !Objects.equals(last.report().published(), published)
-                || saturated(last.report(), published) || now - last.at() >= CONFIRMED_EVERY_MS;
+                || saturated(last.report(), published) || lent || now - last.at() >= CONFIRMED_EVERY_MS;
+    }
+
+    /**
+     * The pods of a policy's targets that lend connections (the allocation by demand, each pass), read every second;
+     * an empty set ends it for the policy.
+     */
+    public void readClosely(String policyKey, String namespace, Set<String> podUids) {
+        String key = namespace + "/" + policyKey;
+        Set<String> before = podUids.isEmpty() ? closely.remove(key) : closely.put(key, Set.copyOf(podUids));
+        if (!podUids.equals(before == null ? Set.of() : before)) {
+            readClosely = closely.values().stream().flatMap(Set::stream).collect(Collectors.toUnmodifiableSet());
+        }
     }
 
     /** Saturated: every connection of its size was in use within the agent's window (demand at least the size). */

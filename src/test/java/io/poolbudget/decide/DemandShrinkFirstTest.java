@@ -83,6 +83,8 @@ class DemandShrinkFirstTest {
         int borrowed = rows.get("Deployment/api").size();
         assertThat(lent).isEqualTo(5);
         assertThat(borrowed).isEqualTo(15);
+        assertThat(first.decision().demand().readClosely()).as("the lender's pods, read every second")
+                .containsExactlyInAnyOrder("web1", "web2");
         assertThat(first.targets().get("web").state()).isEqualTo(State.Rolling);
         assertThat(first.decision().podWrites()).extracting(w -> w.objects().get(0).getMetadata().getName() + "="
                 + w.objects().get(0).getMetadata().getAnnotations().get("live-size.poolbudget.io/db"))
@@ -119,5 +121,6 @@ class DemandShrinkFirstTest {
         assertThat(d.podWrites()).isEmpty();
         assertThat(d.demand().rows().get("Deployment/api").recommended()).isGreaterThan(10);
         assertThat(d.demand().recommendations()).hasSize(2);
+        assertThat(d.demand().readClosely()).as("Recommend lends nothing: no pod read more often").isEmpty();
     }
 }

@@ -74,6 +74,36 @@ class AgentScraperTest {
             .build();
 
     /**
+     * The pods of a target that lends are read every second however quiet they are, so that a lender whose load returns
+     * at once past its size is seen within a second; once its policy no longer asks, every 10 s again.
+     */
+    @Test
+    void aLendersPodsAreReadEverySecondWhileItsPolicyAsks() {
+        List<java.net.URI> asked = new ArrayList<>();
+        var scraper = new AgentScraper(uri -> {
+            asked.add(uri);
+            return CompletableFuture.completedFuture(at3(0));
+        });
+        BiConsumer<String, String> wake = (ns, key) -> {};
+        scraper.tick(List.of(LIVE_AT_3), wake, 0);
+        scraper.readClosely("db", "ns", java.util.Set.of("u1"));
+        for (long s = 1; s <= 5; s++) {
+            scraper.tick(List.of(LIVE_AT_3), wake, s * 1000);
+        }
+        assertThat(asked).as("lending, idle: read every second").hasSize(6);
+        scraper.readClosely("db", "ns", java.util.Set.of());
+        for (long s = 6; s <= 9; s++) {
+            scraper.tick(List.of(LIVE_AT_3), wake, s * 1000);
+        }
+        assertThat(asked).as("no longer lending: not before 10 s after its last read").hasSize(6);
+        scraper.readClosely("other", "ns", java.util.Set.of("u2"));
+        for (long s = 10; s <= 16; s++) {
+            scraper.tick(List.of(LIVE_AT_3), wake, s * 1000);
+        }
+        assertThat(asked).as("another policy's lenders are not this pod: read at 15 s only").hasSize(7);
+    }
+
+    /**
      * A lender's pod that lent connections away and turns busy: while its demand reaches its size it is read every
      * second, and the read that first finds callers waiting beyond its size wakes its policy, once. A steady saturated or
      * starving pod wakes nothing more, and a pod with connections to spare is read every 10 s.
@@ -133,9 +163,11 @@ class AgentScraperTest {
         assertThat(AgentScraper.saturated(spare, 3)).isFalse();
         assertThat(AgentScraper.saturated(AgentScraper.report(AT_3, null, 3, null, 1000), 3)).as("no demand said")
                 .isFalse();
-        assertThat(AgentScraper.due(new AgentScraper.Entry(saturated, 0, "ns", null, 3), 3, 1000)).isTrue();
-        assertThat(AgentScraper.due(new AgentScraper.Entry(spare, 0, "ns", null, 3), 3, 9999)).isFalse();
-        assertThat(AgentScraper.due(new AgentScraper.Entry(spare, 0, "ns", null, 3), 3, 10_000)).isTrue();
+        assertThat(AgentScraper.due(new AgentScraper.Entry(saturated, 0, "ns", null, 3), 3, 1000, false)).isTrue();
+        assertThat(AgentScraper.due(new AgentScraper.Entry(spare, 0, "ns", null, 3), 3, 9999, false)).isFalse();
+        assertThat(AgentScraper.due(new AgentScraper.Entry(spare, 0, "ns", null, 3), 3, 10_000, false)).isTrue();
+        assertThat(AgentScraper.due(new AgentScraper.Entry(spare, 0, "ns", null, 3), 3, 1000, true))
+                .as("a pod of a target that lends is read every second").isTrue();
 
         var starving = AgentScraper.report(at3(7), null, 3, null, 1000);
         assertThat(AgentScraper.wakes(new AgentScraper.Entry(saturated, 0, "ns", null, 3), starving, 3)).isTrue();
