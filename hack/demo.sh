@@ -69,12 +69,14 @@ echo
 kubectl get -n "$NS" poolpolicy -o jsonpath='{range .items[*].status.targets[*]}{.kind}/{.name}: {.explanation}{"\n"}{end}' | fold -s -w 110
 
 step "7/7 the budget follows the load: what mode Demand would give (spec.allocation mode Recommend writes nothing)"
-kubectl patch -n "$NS" poolpolicy --all --type merge -p '{"spec":{"allocation":{"mode":"Recommend"}}}' >/dev/null
+for policy in $(kubectl get -n "$NS" poolpolicy -o name); do
+  kubectl patch -n "$NS" "$policy" --type merge -p '{"spec":{"allocation":{"mode":"Recommend"}}}' >/dev/null
+done
 for _ in $(seq 60); do
   kubectl get -n "$NS" poolpolicy -o jsonpath='{.items[*].status.targets[*].recommendedPoolSize}' | grep -q . && break
   sleep 1
 done
-kubectl get -n "$NS" poolpolicy -o jsonpath='{range .items[*].status.targets[*]}{.kind}/{.name}: nominal {.nominalPoolSize}, Demand would give {.recommendedPoolSize}: {.allocation}{"\n"}{end}' | fold -s -w 110
+kubectl get -n "$NS" poolpolicy -o jsonpath='{range .items[*].status.targets[*]}{.kind}/{.name}: nominal {.nominalPoolSize}, {.allocation}{"\n"}{end}' | fold -s -w 110
 
 cat <<MSG
 
