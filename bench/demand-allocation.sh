@@ -6,14 +6,14 @@
 # shrink-first through the agent's resize code). Prints per phase
 # and strategy the busy workloads' p50/p99, time-outs, throughput, PostgreSQL's count every 100 ms, resizes per
 # target, then the issue's goals; writes bench/results/demand-allocation.txt. Exits 1 when a goal is missed.
-# About 25 minutes with the defaults on 2 cores. Starts the bench PostgreSQL unless it runs, and stops it only then.
+# About 30 minutes with the defaults on 2 cores. Starts the bench PostgreSQL unless it runs, and stops it only then.
 #
 #   bench/demand-allocation.sh [options]
 #     --budget N (12)  --busy-load F (0.85: the busy rate is that part of what the equal share serves, measured
 #     first; or --busy-rate R req/s)  --quiet-rate R (20 req/s)  --phase-seconds N (60)
 #     --query SQL (SELECT pg_sleep(0.004))  --connection-timeout-ms N (2000)  --period-seconds N (10)
 #     --sweep-seconds N (30: each static split's fresh run of a phase)  --lendable-percent N (50)  --borrowing-limit-percent N (100)
-#     --strategies equal,oracle,demand  --out DIR (bench/results)
+#     --strategies equal,oracle,late,demand (late: the oracle's splits 1 s into each phase)  --out DIR (bench/results)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! (exec 3<>/dev/tcp/127.0.0.1/5435) 2>/dev/null; then

@@ -25,7 +25,7 @@ record BenchOptions(String url, String user, String password, String query, int 
         o.put("--period-seconds", "10");
         o.put("--lendable-percent", "50");
         o.put("--borrowing-limit-percent", "100");
-        o.put("--strategies", "equal,oracle,demand");
+        o.put("--strategies", "equal,oracle,late,demand");
         o.put("--out", "bench/results");
         o.put("--commit", "unknown");
         for (int i = 0; i < args.length; i++) {

@@ -47,12 +47,15 @@ public class DemandAllocationBench {
         List<PhaseResult> sweep = new ArrayList<>();
         for (String strategy : o.strategies()) {
             switch (strategy) {
-                case "equal" -> byStrategy.put("equal weights", continuous(o, "equal weights", null, null, tee));
-                case "oracle" -> byStrategy.put("oracle", continuous(o, "oracle", null, oracle(o, sweep, tee), tee));
-                case "demand" -> byStrategy.put("Demand", continuous(o, "Demand", DemandAllocators.operator(o), null,
+                case "equal" -> byStrategy.put("equal weights", continuous(o, "equal weights", null, null, 0, tee));
+                case "oracle" -> byStrategy.put("oracle", continuous(o, "oracle", null, splits(o, sweep, tee), 0,
                         tee));
+                case "late" -> byStrategy.put("late oracle", continuous(o, "late oracle", null,
+                        splits(o, sweep, tee), LATE_MS, tee));
+                case "demand" -> byStrategy.put("Demand", continuous(o, "Demand", DemandAllocators.operator(o), null,
+                        0, tee));
                 default -> throw new IllegalArgumentException("unknown strategy " + strategy
-                        + " (equal, oracle, demand)");
+                        + " (equal, oracle, late, demand)");
             }
         }
 
@@ -89,7 +92,8 @@ public class DemandAllocationBench {
                         (connectionTimeout %d ms), runs `%s` and returns it; latency from arrival
                         phases: %s, %d s each (the oracle's sweep: %d s each, a fresh run per split)
                         oracle: per phase the split of the sweep with the lowest p99, taken as the phase starts (shrink-first, \
-                        as every resize here)
+                        as every resize here); late oracle: the same splits taken 1 s into each phase (one read of a pod's agent: \
+                        the best an allocation that sees load only through such reads can do)
                         Demand: the operator's decide/DemandStep (smoothing half-life %d periods, one rise per period), \
                         period %d s (first decision half a period in), and between periods as soon as a pool starts to starve \
                         (demand over its size, read once a second as the operator reads a saturated pod's agent); each pool's \
@@ -121,14 +125,14 @@ public class DemandAllocationBench {
      * allocator, or to a split per phase as it starts ({@code schedule}).
      */
     static List<PhaseResult> continuous(BenchOptions o, String label, DemandController.Allocator allocator,
-            int[][] schedule, PrintStream tee) throws Exception {
+            int[][] schedule, long lateMs, PrintStream tee) throws Exception {
         var phases = o.phases();
         awaitNoConnections(o);
         int[] start = o.equalShares();
         List<PhaseResult> results = new ArrayList<>();
         try (var fleet = new DemandFleet(o, start); var count = new ConnectionCount(o, o.budget(), phases.size())) {
             DemandController controller = allocator == null && schedule == null ? null
-                    : new DemandController(fleet, o, allocator, schedule, phases.size());
+                    : new DemandController(fleet, o, allocator, schedule, lateMs, phases.size());
             if (controller != null) {
                 controller.start();
             }
@@ -160,6 +164,22 @@ public class DemandAllocationBench {
             }
         }
         return results;
+    }
+
+    /**
+     * The late oracle takes the oracle's splits one read of a pod's agent after each phase starts: what an allocation
+     * that sees a load only through such reads could do at best, with every decision right and instant.
+     */
+    static final long LATE_MS = 1_000;
+
+    /** The oracle's splits, from the sweep run once (its rows into {@code sweep}) and kept for a second strategy. */
+    private static int[][] splits;
+
+    static int[][] splits(BenchOptions o, List<PhaseResult> sweep, PrintStream tee) throws Exception {
+        if (splits == null) {
+            splits = oracle(o, sweep, tee);
+        }
+        return splits;
     }
 
     /** The requests whose latency "p99 later" counts: those that arrived a period or more into their phase. */

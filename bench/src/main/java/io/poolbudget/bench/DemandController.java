@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * start half a period after the run (an operator's period has no tie to the load's phases, so on average a change is
  * seen half a period late). Between periods a pool is read as the operator reads a pod's agent: once a second while it
  * is saturated (its demand at least its size) or lent (its size below its nominal one), else every 10 s.</li>
- * <li>a schedule (the oracle): per phase, the split best for it, taken as the phase starts.</li>
+ * <li>a schedule (the oracle): per phase, the split best for it, taken as the phase starts, or a given time after
+ * (the late oracle: the best an allocation that sees a load only through a read of its pods' agents can do).</li>
  * </ul>
  */
 final class DemandController implements AutoCloseable {
@@ -45,6 +46,7 @@ final class DemandController implements AutoCloseable {
     private final BenchOptions o;
     private final Allocator allocator;
     private final int[][] schedule;
+    private final long lateMs;
     private final int[] current;
     private final boolean[] starving;
     private final Integer[] read;
@@ -59,12 +61,17 @@ final class DemandController implements AutoCloseable {
     private volatile long phaseStart = System.nanoTime();
     private long start;
 
-    /** Decided by {@code allocator}, or (allocator null) by {@code schedule}, a split per phase. */
-    DemandController(DemandFleet fleet, BenchOptions o, Allocator allocator, int[][] schedule, int phases) {
+    /**
+     * Decided by {@code allocator}, or (allocator null) by {@code schedule}, a split per phase taken {@code lateMs}
+     * after the phase starts.
+     */
+    DemandController(DemandFleet fleet, BenchOptions o, Allocator allocator, int[][] schedule, long lateMs,
+            int phases) {
         this.fleet = fleet;
         this.o = o;
         this.allocator = allocator;
         this.schedule = schedule;
+        this.lateMs = lateMs;
         this.current = fleet.sizes.clone();
         this.inForce = current.clone();
         this.starving = new boolean[current.length];
@@ -107,7 +114,8 @@ final class DemandController implements AutoCloseable {
                 long now = System.nanoTime();
                 if (allocator == null) {
                     phaseStarted.acquire();
-                    step("phase start", schedule[phase]);
+                    Thread.sleep(lateMs);
+                    step(lateMs == 0 ? "phase start" : lateMs + " ms in", schedule[phase]);
                     continue;
                 }
                 if (phaseStarted.tryAcquire(Math.max(0, Math.min(next, now + READ_EVERY_NS) - now),
