@@ -193,6 +193,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     @Override
     public DeleteControl cleanup(PoolPolicy policy, Context<PoolPolicy> context) {
         memory.forget(policy);
+        agents.readClosely(Owner.of(policy).key(), policy.getMetadata().getNamespace(), java.util.Set.of());
         Release.of(policy, context, policies, memory.workloads(), clock.instant(), writer, events);
         return DeleteControl.defaultDelete();
     }
