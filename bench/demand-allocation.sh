@@ -6,7 +6,7 @@
 # shrink-first through the agent's resize code). Prints per phase
 # and strategy the busy workloads' p50/p99, time-outs, throughput, PostgreSQL's count every 100 ms, resizes per
 # target, then the issue's goals; writes bench/results/demand-allocation.txt. Exits 1 when a goal is missed.
-# About 30 minutes with the defaults on 2 cores. Starts the bench PostgreSQL unless it runs, and stops it only then.
+# About 26 minutes with the defaults on 2 cores. Starts the bench PostgreSQL unless it runs, and stops it only then.
 #
 #   bench/demand-allocation.sh [options]
 #     --budget N (12)  --busy-load F (0.85: the busy rate is that part of what the equal share serves, measured
