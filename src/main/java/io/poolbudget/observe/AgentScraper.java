@@ -35,8 +35,8 @@ import org.jboss.logging.Logger;
 /**
  * Resize mode Live: asks the agent in each pod the operator published a live size to what it applied ({@code GET
  * http://<pod IP>:9477/}, read-only; the pods write nothing anywhere and need no permission). Once a second while a
- * pod has not confirmed the size published to it or is saturated (its demand at least that size), every 10 s
- * otherwise (the agent's demand is the high of its last 10 s, so no burst falls between two reads). Keeps each pod's
+ * pod has not confirmed the size published to it, is saturated (its demand at least that size) or belongs to a target
+ * that lends connections ({@link #readClosely}), every 10 s otherwise (the agent's demand is the high of its last 10 s, so no burst falls between two reads). Keeps each pod's
  * last report (by uid) for the passes to read, outside the reconcile, and wakes a pod's policy when its report
  * changes other than in its demand, or when the pod starts to starve ({@link #wakes}).
  */
