@@ -18,11 +18,12 @@ public record DemandState(Map<String, Track> targets) {
     /**
      * One target: its smoothed demand per pod (null: none reported) as of {@code atMs} (epoch ms), the size the
      * allocation last gave it (applied in mode Demand, recommended in Recommend), when that size last rose (epoch ms,
-     * 0: never in this process), the recommendation last announced by an Event (null: none open), the demand per pod
+     * 0: never in this process), when it last changed at all (epoch ms, 0: never in this process), the recommendation last announced by an Event (null: none open), the demand per pod
      * status shows (null: none), and its lending hold: when it last began to lend (epoch ms, 0: not in this process),
      * until when it lends nothing (epoch ms) and how long that hold was.
      */
-    public record Track(Double demand, long atMs, int size, long roseAtMs, Integer announced, Integer shown,
+    public record Track(Double demand, long atMs, int size, long roseAtMs, long changedAtMs, Integer announced,
+            Integer shown,
             Lend lend) {
         public Track {
             lend = lend == null ? Lend.NONE : lend;

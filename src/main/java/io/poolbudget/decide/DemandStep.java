@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * spec.allocation Demand and Recommend in one pass, pure: the targets' demand samples and the policy's
@@ -90,6 +91,8 @@ public final class DemandStep {
         long periodMs = spec.periodSecondsOrDefault() * 1000L;
         long nowMs = now.toEpochMilli();
         Map<String, Double> smoothed = new HashMap<>();
+        Map<String, Double> samples = new HashMap<>();
+        Map<String, Long> changedAt = new HashMap<>();
         List<DemandTarget> solving = new ArrayList<>();
         for (Target t : targets) {
             DemandState.Track prev = before.of(t.id());
@@ -97,8 +100,10 @@ public final class DemandStep {
             // looking busy for many half-lives after its load ended, and every other target with it
             int ceiling = DemandSolver.ceiling(t.allocation().poolSize(),
                     t.allocation().peak().target().maxPoolSize(), lending);
-            Double d = t.sample() == null ? null : DemandSignal.smooth(prev == null ? null : prev.demand(),
-                    Math.min(ceiling, Math.max(0, t.sample())),
+            Double sample = t.sample() == null ? null : Math.min(ceiling, Math.max(0, t.sample()));
+            samples.put(t.id(), sample);
+            changedAt.put(t.id(), prev == null ? 0L : prev.changedAtMs());
+            Double d = sample == null ? null : DemandSignal.smooth(prev == null ? null : prev.demand(), sample,
                     prev == null ? 0 : Math.max(0, nowMs - prev.atMs()) / 1000.0,
                     HALF_LIFE_PERIODS * periodMs / 1000.0);
             smoothed.put(t.id(), d);
@@ -114,13 +119,21 @@ public final class DemandStep {
                         Math.min(Limits.POOL_SIZE, Math.max(0, current)), mayRise));
             }
         }
+        boolean contended = DemandCalm.contended(solving, lending);
+        if (contended) {
+            solving = DemandCalm.borrowersAtTheirSample(solving, samples, smoothed);
+        }
         Map<String, DemandShare> shares = new HashMap<>();
         // each demand said as status shows it (rounded, kept within its band), so a steady load writes the same line
-        String over = guard(solving, DemandSolver.solve(solving, lending,
-                d -> String.valueOf(shown(smoothed.get(d.id()), before.of(d.id())))), shares);
+        Function<DemandTarget, String> said = d -> String.valueOf(shown(smoothed.get(d.id()), before.of(d.id())));
+        List<DemandShare> solution = DemandSolver.solve(solving, lending, said);
+        if (!contended) {
+            solution = DemandCalm.keepRecentSizes(solving, solution, changedAt, nowMs, periodMs, said);
+        }
+        String over = guard(solving, solution, shares);
         Map<String, Row> rows = new LinkedHashMap<>();
         Map<String, DemandState.Track> tracks = new HashMap<>();
-        List<String> said = new ArrayList<>();
+        List<String> announce = new ArrayList<>();
         for (Target t : targets) {
             DemandState.Track prev = before.of(t.id());
             Double d = smoothed.get(t.id());
@@ -144,16 +157,18 @@ public final class DemandStep {
                 if (Math.abs(solved - applied) > 1) {
                     announced = solved;
                     if (prev == null || !Integer.valueOf(solved).equals(prev.announced())) {
-                        said.add(t.id() + ": mode Demand would give pool size " + solved + " instead of " + applied
+                        announce.add(t.id() + ": mode Demand would give pool size " + solved + " instead of " + applied
                                 + " (" + text + ")");
                     }
                 }
             }
             rows.put(t.id(), row);
-            tracks.put(t.id(), new DemandState.Track(d, nowMs, solved, roseAt, announced, demand,
+            long changed = solved != last ? nowMs : prev == null ? 0 : prev.changedAtMs();
+            tracks.put(t.id(), new DemandState.Track(d, nowMs, solved, roseAt, changed, announced, demand,
                     LendingHold.next(prev, nominal, last, solved, nowMs, periodMs)));
         }
-        return new Result(mode, rows, java.util.Set.copyOf(shares.keySet()), new DemandState(tracks), List.copyOf(said),
+        return new Result(mode, rows, java.util.Set.copyOf(shares.keySet()), new DemandState(tracks),
+                List.copyOf(announce),
                 Duration.ofMillis(periodMs), null);
     }
 

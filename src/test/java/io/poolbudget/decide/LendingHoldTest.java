@@ -11,7 +11,7 @@ class LendingHoldTest {
     private static final long P = 10_000;
 
     private static Track at(int size, Lend lend) {
-        return new Track(1.0, 0, size, 0, null, 1, lend);
+        return new Track(1.0, 0, size, 0, 0, null, 1, lend);
     }
 
     @Test
