@@ -111,9 +111,9 @@ public final class DemandStep {
                 TargetAllocation a = t.allocation();
                 int current = last(prev, mode, t);
                 boolean mayRise = prev == null || prev.roseAtMs() == 0 || nowMs - prev.roseAtMs() >= periodMs;
-                // a target on a lending hold lends nothing: its nominal size is its floor
+                // a target on a lending hold lends no more than it lends now: its size (up to nominal) is its floor
                 int least = Math.max(a.peak().target().minPoolSize(),
-                        LendingHold.holds(prev, nowMs) ? a.poolSize() : 0);
+                        LendingHold.holds(prev, nowMs) ? Math.min(a.poolSize(), current) : 0);
                 solving.add(new DemandTarget(t.id(), a.weight(), a.peak().cost(), a.poolSize(), least,
                         a.peak().target().maxPoolSize(), d,
                         Math.min(Limits.POOL_SIZE, Math.max(0, current)), mayRise));
@@ -143,7 +143,8 @@ public final class DemandStep {
             int solved = share == null ? nominal : share.size();
             String why = share == null ? KEEPS + ": its pods do not resize live (" + t.notLive() + ")"
                     : over != null ? KEEPS + ": " + over : share.explanation()
-                            + (LendingHold.holds(prev, nowMs) && solved == nominal ? "; " + LendingHold.HELD : "");
+                            + (LendingHold.holds(prev, nowMs) && solved == Math.min(nominal, last(prev, mode, t))
+                                    ? "; " + LendingHold.HELD : "");
             int last = last(prev, mode, t);
             long roseAt = share != null && solved > last ? nowMs : prev == null ? 0 : prev.roseAtMs();
             Integer announced = null;

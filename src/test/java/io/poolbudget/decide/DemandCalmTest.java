@@ -104,6 +104,21 @@ class DemandCalmTest {
         assertThat(sizes(waits)).as("b waits: a's sample, not its decay, and no keep").isEqualTo(List.of(2, 6, 2));
     }
 
+    @Test
+    void aLenderThatTakesBackSoonKeepsWhatItTookAndTakesNoMore() {
+        var lent = pass(DemandState.EMPTY, 0, 1, 8, 1);
+        assertThat(sizes(lent)).isEqualTo(List.of(2, 8, 2));
+        var back = pass(lent.state(), 11, 3, 8, 1);
+        assertThat(sizes(back)).as("a's callers wait: it takes 3 back at once").isEqualTo(List.of(3, 7, 2));
+        var held = pass(back.state(), 20, 0, 8, 1);
+        assertThat(sizes(held)).as("held: a lends no more, and takes no more from b either").isEqualTo(
+                List.of(3, 7, 2));
+        assertThat(held.rows().get("Deployment/a").allocation()).endsWith(LendingHold.HELD);
+        var after = pass(held.state(), 32, 0, 8, 1);
+        assertThat(sizes(after)).as("the hold over, a lends again and b, a period after its last rise, borrows it")
+                .isEqualTo(List.of(2, 8, 2));
+    }
+
     /**
      * Whatever the samples and the passes' timing, every pass fits the nominal sum and keeps each target within its
      * floor and ceiling.
