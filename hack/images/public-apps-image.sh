@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the images of the public JVM apps we did not write (examples/public, README.md there), each from its own
+# Builds the images of the public JVM apps we did not write (third_party/, README.md there), each from its own
 # sources, unmodified, with its own build, on the JRE base image, when their sources are newer than the tarball:
 #   build/images/petclinic.tar  poolbudget/petclinic:dev  Spring's spring-petclinic (Spring Boot, HikariCP)
 #   build/images/fruits.tar     poolbudget/fruits:dev     Quarkus' hibernate-orm-panache-quickstart (Quarkus, Agroal)
@@ -9,7 +9,7 @@ source "$(dirname "$0")/../cluster/lib.sh"
 source "$(dirname "$0")/archive.sh"
 "$ROOT/hack/images/base-images.sh"
 base="$BUILD_AREA/images/base/jre-base.tar"
-public="$ROOT/examples/public"
+public="$ROOT/third_party"
 # The Quarkus version served by the registries here (the quickstart names a newer one; a build property, no edit).
 QUARKUS="-Dquarkus.platform.group-id=io.quarkus -Dquarkus.platform.version=3.33.2"
 # Agroal counts connections in use only with the datasource's metrics on, a build-time property (set when the app runs,
@@ -19,8 +19,8 @@ FLAGS='"-XX:+UseSerialGC","-XX:TieredStopAtLevel=1","-XX:MaxRAMPercentage=60"'
 
 unmodified() { # DIR TREE: the directory is byte for byte the upstream tree it was copied from
   local tree
-  if tree=$(git -C "$ROOT" rev-parse "HEAD:examples/public/$1" 2>/dev/null) && [ -z "$(git -C "$ROOT" status --porcelain -- "$public/$1")" ]; then
-    [ "$tree" = "$2" ] || die "examples/public/$1 differs from its upstream tree $2. Fix: the public apps stay unmodified (examples/public/README.md)"
+  if tree=$(git -C "$ROOT" rev-parse "HEAD:third_party/$1" 2>/dev/null) && [ -z "$(git -C "$ROOT" status --porcelain -- "$public/$1")" ]; then
+    [ "$tree" = "$2" ] || die "third_party/$1 differs from its upstream tree $2. Fix: the public apps stay unmodified (third_party/README.md)"
   fi
 }
 
@@ -29,8 +29,8 @@ build() { # NAME DIR TREE TAG ENTRYPOINT MAVEN_ARGS...
   local tar="$BUILD_AREA/images/$name.tar"
   if [ ! -s "$tar" ] || [ -n "$(find "$dir" "$0" "$base" -newer "$tar" -type f -not -path '*/target/*' | head -1)" ]; then
     unmodified "$rel" "$tree"
-    log "building $tag from examples/public/$rel (its own Maven build, tests skipped)"
-    "$ROOT/mvnw" -B -q -f "$dir/pom.xml" package -DskipTests "$@" || die "could not build examples/public/$rel. Fix: see Maven's error above"
+    log "building $tag from third_party/$rel (its own Maven build, tests skipped)"
+    "$ROOT/mvnw" -B -q -f "$dir/pom.xml" package -DskipTests "$@" || die "could not build third_party/$rel. Fix: see Maven's error above"
     local app; app=$(mktemp -d)
     case "$name" in
       petclinic) cp "$dir"/target/spring-petclinic-*.jar "$app/app.jar" ;;
@@ -46,5 +46,5 @@ mkdir -p "$BUILD_AREA/images"
 build petclinic spring-petclinic b637cfe016f548a73201f1d29a7ec2260f7fe95a poolbudget/petclinic:dev \
   "[\"java\",$FLAGS,\"-jar\",\"/app/app.jar\"]"
 # shellcheck disable=SC2086
-build fruits hibernate-orm-panache-quickstart 0d3b4829ea267d8533077e5296b2e728ad635090 poolbudget/fruits:dev \
+build fruits quarkus-quickstarts/hibernate-orm-panache-quickstart 0d3b4829ea267d8533077e5296b2e728ad635090 poolbudget/fruits:dev \
   "[\"java\",$FLAGS,\"-jar\",\"/app/quarkus-run.jar\"]" $QUARKUS $QUARKUS_METRICS

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 55 with applications we did not write (examples/public): Spring's petclinic (HikariCP) and Quarkus'
+ * Issue 55 with applications we did not write (third_party/): Spring's petclinic (HikariCP) and Quarkus'
  * hibernate-orm-panache quickstart ("fruits", Agroal), one replica each, the two targets of one policy with allocation
  * mode Demand and resize Live, on a budget of 12: a nominal pool of 6 each. The load moves: many callers on petclinic's
  * page while fruits is idle, then the same on fruits' while petclinic is idle. Each time the busy app's pool grows above

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 44 with applications we did not write, built unmodified from their public sources (examples/public): Spring's
+ * Issue 44 with applications we did not write, built unmodified from their public sources (third_party/): Spring's
  * petclinic (Spring Boot 4, HikariCP) in one namespace and Quarkus' hibernate-orm-panache quickstart (Quarkus 3,
  * Agroal) in another, on one DatabaseBudget, each policy in resize mode Live, under a steady load of requests. The
  * budget's owner moves weight from petclinic to the quickstart and back: each time one app's running pools shrink and

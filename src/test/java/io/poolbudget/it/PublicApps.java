@@ -31,7 +31,7 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * The public applications of examples/public on the real node, built unmodified from their sources: Spring's petclinic
+ * The public applications of third_party/ on the real node, built unmodified from their sources: Spring's petclinic
  * (Spring Boot, HikariCP) and Quarkus' hibernate-orm-panache quickstart ("fruits", Agroal). Their Deployments, configured
  * by the apps' documented variables only, the wait for a live-resizing policy to settle on them, what their pods'
  * agents report, and their pods' identities and restarts, for the tests of the end-to-end tier that run them.
