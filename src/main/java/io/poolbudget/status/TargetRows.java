@@ -41,10 +41,11 @@ final class TargetRows {
         List<TargetStatus> listed = new ArrayList<>();
         for (TargetOutcome o : ordered) {
             if (listed.size() < DETAILED_TARGETS) {
-                listed.add(DemandRows.set(row(o, true, marks, budget), o, demand.get(o.kind() + "/" + o.name()), true));
+                DemandStep.Row d = demand.get(o.kind() + "/" + o.name());
+                listed.add(DemandRows.set(row(o, true, marks, budget, d), d, true));
             } else if (o.pendingSince() != null) {
-                listed.add(
-                        DemandRows.set(row(o, false, marks, budget), o, demand.get(o.kind() + "/" + o.name()), false));
+                DemandStep.Row d = demand.get(o.kind() + "/" + o.name());
+                listed.add(DemandRows.set(row(o, false, marks, budget, d), d, false));
             }
         }
         status.setTargets(listed);
@@ -56,7 +57,7 @@ final class TargetRows {
     }
 
     private static TargetStatus row(TargetOutcome o, boolean full, Map<String, List<TerminatingMarks.Mark>> marks,
-            long budget) {
+            long budget, DemandStep.Row demand) {
         var t = new TargetStatus();
         t.setKind(o.kind());
         t.setName(o.name());
@@ -81,7 +82,8 @@ final class TargetRows {
                 String advice = o.allocation().reserveAdvice(budget);
                 String cost = o.allocation().strategyCost();
                 String drain = o.allocation().peak().drainAdvice();
-                t.setExplanation(o.allocation().peak().explanation() + "; " + o.allocation().explanation()
+                t.setExplanation(o.allocation().peak().explanation() + "; " + DemandRows.sizeWords(o.allocation(),
+                        demand)
                         + (cost == null ? "" : "; " + cost) + (advice == null ? "" : ". Note: " + advice)
                         + (drain == null ? "" : ". Note: " + drain));
             }
