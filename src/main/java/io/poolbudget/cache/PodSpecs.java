@@ -38,6 +38,8 @@ public final class PodSpecs {
         }
         PodSpec kept = new PodSpec();
         kept.setTerminationGracePeriodSeconds(spec.getTerminationGracePeriodSeconds());
+        // a pod on its node's network has the node's address: the database's clients there are not told by it
+        kept.setHostNetwork(spec.getHostNetwork());
         kept.setContainers(spec.getContainers() == null ? null
                 : spec.getContainers().stream().map(PodSpecs::container).toList());
         return kept;

@@ -98,6 +98,14 @@ class PodSpecsTest {
         }
         assertThat(kept.getStatus().getPodIP()).isEqualTo("10.0.0.7");
         assertThat(kept.getSpec().getVolumes()).isNullOrEmpty();
+        assertThat(kept.getSpec().getHostNetwork()).as("not on its node's network").isNull();
+
+        Pod onNode = new PodBuilder(full).editMetadata().withName("orders-2").endMetadata().editSpec()
+                .withHostNetwork(true).endSpec().build();
+        store.put(store.getKey(onNode), Serialization.clone(onNode));
+        assertThat(store.get("shop/orders-2").getSpec().getHostNetwork())
+                .as("the ghosts and the database's clients skip a pod on its node's network: the store keeps that")
+                .isTrue();
     }
 
     /** Everything the operator reads of a template for a policy's injection settings. */
