@@ -3,7 +3,6 @@ package io.poolbudget.cache;
 import io.poolbudget.config.OperatorConfig;
 
 import io.poolbudget.config.WatchedNamespaces;
-import io.poolbudget.controller.PolicyEventSources;
 
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -22,7 +21,7 @@ import java.util.function.Supplier;
  * too where the policy controller watches every namespace (and the dashboard reads the policies while this replica
  * leads): one watch of each instead of two. Each of these objects was otherwise received, decrypted, parsed and
  * cached twice; a policy's status (about 5 KB, written twice per scale event) three times, with the policy
- * controller's second policy watch that {@link PolicyEventSources#neighbours} replaced, and four with the dashboard's.
+ * controller's second policy watch that {@code PolicyEventSources.neighbours} replaced, and four with the dashboard's.
  * <p>
  * The policy controller {@link #attach attaches} its caches once it has made them, and their stores tell of each change
  * ({@link PrunedStore#notifying}), which this hands to the DatabaseBudget controller's {@link #listen listener}. The
