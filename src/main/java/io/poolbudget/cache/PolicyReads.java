@@ -11,6 +11,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.decide.ClusterView;
+import io.poolbudget.decide.LiveResize;
 import io.poolbudget.decide.PassResult;
 import io.poolbudget.decide.SettledWorkloads;
 import io.poolbudget.status.Observation;
@@ -88,7 +89,7 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
         var policies = context.getPrimaryCache().list().toList();
         return new SharedBudgets(InformerCaches.cached(context, DatabaseBudget.class, null),
                 InformerCaches.cached(context, Namespace.class, null), policies,
-                BudgetHoldings.of(InformerCaches.sizedPods(context), policies, reports));
+                BudgetHoldings.of(InformerCaches.sizedPods(context), policies, LiveResize.holding(reports)));
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.poolbudget.cache;
 
 import io.poolbudget.decide.ClusterView;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.planning.Owner;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;

@@ -4,7 +4,7 @@ import io.poolbudget.cache.InformerCaches;
 import io.poolbudget.cache.NamespacePolicies;
 import io.poolbudget.cache.PrunedStore;
 import io.poolbudget.cache.SharedCaches;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.planning.Owner;
 import io.poolbudget.observe.ObservationSource;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;

@@ -20,7 +20,7 @@ import io.poolbudget.cache.SharedCaches;
 import io.poolbudget.config.ControllerNames;
 import io.poolbudget.config.OperatorConfig;
 import io.poolbudget.decide.Decision;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.planning.Owner;
 import io.poolbudget.decide.PassResult;
 import io.poolbudget.decide.PolicyPass;
 import io.poolbudget.memory.PolicyMemory;

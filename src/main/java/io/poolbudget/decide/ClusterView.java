@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;

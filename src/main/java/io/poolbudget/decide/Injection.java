@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Container;
@@ -15,11 +16,7 @@ import io.poolbudget.api.v1alpha1.InjectionMode;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.Preset;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -291,7 +288,7 @@ public final class Injection {
 
     /** The hash of the ConfigMap's content for this size, on the template so that a change rolls the pods. */
     static String dataHash(InjectionSpec spec, int size) {
-        return hash(configMapData(spec, size).toString()).substring(0, 16);
+        return Owner.hash(configMapData(spec, size).toString()).substring(0, 16);
     }
 
     private static EnvVar envVar(String name, String key, int size, String configMap) {
@@ -323,15 +320,6 @@ public final class Injection {
             return value == null ? null : Integer.valueOf(value.trim());
         } catch (NumberFormatException e) {
             return null;
-        }
-    }
-
-    public static String hash(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
     }
 }

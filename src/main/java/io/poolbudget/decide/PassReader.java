@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.TargetStatus;

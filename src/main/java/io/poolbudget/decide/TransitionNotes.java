@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;

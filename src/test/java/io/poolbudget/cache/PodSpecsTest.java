@@ -1,7 +1,7 @@
 package io.poolbudget.cache;
 
 import io.poolbudget.decide.Injection;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.planning.Owner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
