@@ -195,7 +195,7 @@ public final class LiveResize {
 
     /** The variable's value in the container, "valueFrom" where it is set from elsewhere, null where unset. */
     private static String env(PodSpec pod, String container, String variable) {
-        EnvVar e = Injection.envEntry(pod, container, variable);
+        EnvVar e = InjectionReads.envEntry(pod, container, variable);
         return e == null ? null : e.getValue() != null ? e.getValue() : "valueFrom";
     }
 }

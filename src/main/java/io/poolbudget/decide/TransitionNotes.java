@@ -119,11 +119,12 @@ public final class TransitionNotes {
             }
             List<String> containers;
             try {
-                containers = Injection.containers(spec, template.getSpec());
+                containers = InjectionReads.containers(spec, template.getSpec());
             } catch (IllegalArgumentException e) {
                 continue; // plan's own warning says it
             }
-            Integer running = Injection.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
+            Integer running = InjectionReads.heldSize(owner, spec, template.getMetadata(), template.getSpec(),
+                    containers);
             int size = Objects.requireNonNullElse(running, Injection.appDefault(spec));
             if (io.poolbudget.sizing.Limits.noPoolLimit(size)) {
                 return Map.of(); // its pods may open any number: no figure to give for the policy's transition
