@@ -34,8 +34,8 @@ import java.util.Set;
  * What a PoolPolicy's pass reads and what wakes it: the informers on workloads, HPAs, PodDisruptionBudgets, sized pods, their ConfigMaps,
  * DatabaseBudgets and namespaces, each with the mapper from its events to the policies they concern, the stores that
  * keep only what sizing reads ({@link PrunedStore}), what wakes a policy's neighbours ({@link #neighbours}), and the
- * database observation. The policies, namespaces and sized pods cached here are the DatabaseBudget controller's too
- * ({@link SharedCaches}).
+ * database observation. The policies, namespaces and sized pods cached here are the DatabaseBudget controller's too,
+ * and the policies and DatabaseBudgets the dashboard's ({@link SharedCaches}).
  */
 public final class PolicyEventSources {
     private final NamespacePolicies policies;
@@ -88,11 +88,12 @@ public final class PolicyEventSources {
         sources.add(neighbours(context, to.policiesAndPeers()));
         sources.add(agentReports(context, sizedPods));
         if (sharedBudgets) {
-            sources.add(clusterInformer(context, DatabaseBudget.class, to.budgetPolicies()));
+            var budgets = clusterInformer(context, DatabaseBudget.class, to.budgetPolicies());
+            sources.add(budgets);
             var namespaces = clusterInformer(context, Namespace.class, to.referencingPolicies());
             sources.add(namespaces);
             if (caches.active()) {
-                share(context, namespaces, sizedPods);
+                share(context, namespaces, sizedPods, budgets);
             }
         }
         return sources;
@@ -114,7 +115,7 @@ public final class PolicyEventSources {
 
     /** The caches the DatabaseBudget controller reads too ({@link SharedCaches}). */
     private void share(EventSourceContext<PoolPolicy> context, InformerEventSource<Namespace, PoolPolicy> namespaces,
-            InformerEventSource<Pod, PoolPolicy> sizedPods) {
+            InformerEventSource<Pod, PoolPolicy> sizedPods, InformerEventSource<DatabaseBudget, PoolPolicy> budgets) {
         // the controller's own informer (JOSDK's ControllerEventSource) must be synced too before a budget is written
         if (!(context.getPrimaryCache() instanceof ManagedInformerEventSource<?, ?, ?> own)) {
             throw new IllegalStateException("PoolPolicy's cache (" + context.getPrimaryCache().getClass().getName()
@@ -122,8 +123,9 @@ public final class PolicyEventSources {
                     + " This operator needs the java-operator-sdk version it was built with.");
         }
         caches.attach(() -> context.getPrimaryCache().list().toList(), () -> namespaces.list().toList(),
-                () -> sizedPods.list().toList(),
-                List.of(SharedCaches.health(namespaces), SharedCaches.health(sizedPods), SharedCaches.health(own)));
+                () -> sizedPods.list().toList(), () -> budgets.list().toList(),
+                List.of(SharedCaches.health(namespaces), SharedCaches.health(sizedPods), SharedCaches.health(budgets),
+                        SharedCaches.health(own)));
     }
 
     /**
