@@ -4,6 +4,7 @@ import io.poolbudget.cache.InformerCaches;
 import io.poolbudget.cache.NamespacePolicies;
 import io.poolbudget.cache.PrunedStore;
 import io.poolbudget.cache.SharedCaches;
+import io.poolbudget.decide.WorkloadShapes;
 import io.poolbudget.planning.Owner;
 import io.poolbudget.observe.ObservationSource;
 
@@ -11,8 +12,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -26,6 +25,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.api.v1alpha1.WorkloadKind;
 import io.poolbudget.observe.DatabaseReader;
 import java.util.List;
 import java.util.Set;
@@ -66,9 +66,14 @@ public final class PolicyEventSources {
         var to = new PolicyMappers(context, policies, sharedBudgets);
         // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster.
         var sizedPods = informer(context, Pod.class, to.pods(), Owner.SIZED_LABEL);
-        List<EventSource<?, PoolPolicy>> sources = new java.util.ArrayList<>(List.of(
-                informer(context, Deployment.class, to.workloadPolicies(), null),
-                informer(context, StatefulSet.class, to.workloadPolicies(), null),
+        List<EventSource<?, PoolPolicy>> sources = new java.util.ArrayList<>();
+        // every workload kind, Argo Rollouts only where their API is served
+        for (WorkloadKind kind : WorkloadKind.values()) {
+            if (kind != WorkloadKind.Rollout || argoRollouts) {
+                sources.add(informer(context, WorkloadShapes.type(kind), to.workloadPolicies(), null));
+            }
+        }
+        sources.addAll(List.of(
                 informer(context, HorizontalPodAutoscaler.class, to.namespacePolicies(), null),
                 // what a drain may evict at once of a target's pods (issue 54)
                 informer(context, PodDisruptionBudget.class, to.namespacePolicies(), null),
@@ -79,12 +84,6 @@ public final class PolicyEventSources {
                         ns -> io.poolbudget.observe.Ghosts.byAddress(sizedPods.list(ns)), ghosts)));
         // Claims span policies: when one appears, changes or goes, its neighbours must look again (a conflict appears
         // or clears for both), and a shared budget's shares and raise blockers span its policies' statuses.
-        // the kinds beyond Deployments and StatefulSets: CronJobs always, Argo Rollouts where their API is served
-        sources.add(informer(context, io.fabric8.kubernetes.api.model.batch.v1.CronJob.class, to.workloadPolicies(),
-                null));
-        if (argoRollouts) {
-            sources.add(informer(context, io.poolbudget.api.argo.ArgoRollout.class, to.workloadPolicies(), null));
-        }
         sources.add(neighbours(context, to.policiesAndPeers()));
         sources.add(agentReports(context, sizedPods));
         if (sharedBudgets) {
@@ -188,14 +187,12 @@ public final class PolicyEventSources {
         // JOSDK gives one store to the informer of every watched namespace, and each informer's relist would drop
         // the others' objects from a shared one: prune only where one informer watches every namespace
         if (context.getControllerConfiguration().getInformerConfig().watchAllNamespaces()) {
-            config.withItemStore(type == Deployment.class || type == StatefulSet.class
-                    || type == io.fabric8.kubernetes.api.model.batch.v1.CronJob.class
-                    || type == io.poolbudget.api.argo.ArgoRollout.class
-                            // the controller's cache is synced before JOSDK starts this informer
-                            ? PrunedStore.workloads(ns -> policies.in(context.getPrimaryCache(), ns).toList())
-                            : type == Pod.class && Owner.SIZED_LABEL.equals(labelSelector)
-                                    ? (PrunedStore) new PrunedStore<Pod>().notifying(caches::podChanged)
-                                    : new PrunedStore<>());
+            config.withItemStore(WorkloadShapes.isWorkload(type)
+                    // the controller's cache is synced before JOSDK starts this informer
+                    ? PrunedStore.workloads(ns -> policies.in(context.getPrimaryCache(), ns).toList())
+                    : type == Pod.class && Owner.SIZED_LABEL.equals(labelSelector)
+                            ? (PrunedStore) new PrunedStore<Pod>().notifying(caches::podChanged)
+                            : new PrunedStore<>());
         }
         return new InformerEventSource<>(config.build(), context);
     }

@@ -36,7 +36,7 @@ public final class TransitionNotes {
      */
     public static TransitionPeaks.Live live(InjectionSpec spec, WorkloadKind kind, boolean effective,
             String cannotAdd) {
-        if (spec == null || kind == WorkloadKind.Rollout || kind == WorkloadKind.CronJob || cannotAdd != null) {
+        if (spec == null || !WorkloadShapes.resizesLive(kind) || cannotAdd != null) {
             return TransitionPeaks.Live.NONE;
         }
         if (ResizeMode.of(spec) == ResizeMode.Live) {
