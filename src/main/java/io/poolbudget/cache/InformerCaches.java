@@ -1,6 +1,6 @@
 package io.poolbudget.cache;
 
-import io.poolbudget.decide.Owner;
+import io.poolbudget.planning.Owner;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;

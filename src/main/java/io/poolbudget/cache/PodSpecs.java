@@ -60,7 +60,7 @@ public final class PodSpecs {
         if (c.getEnvFrom() != null) { // mode EnvFrom: only the operator's ConfigMaps, and under which prefix
             var ours = c.getEnvFrom().stream().filter(s -> s.getConfigMapRef() != null
                     && s.getConfigMapRef().getName() != null
-                    && s.getConfigMapRef().getName().startsWith(io.poolbudget.decide.Owner.CONFIG_MAP_PREFIX))
+                    && s.getConfigMapRef().getName().startsWith(io.poolbudget.planning.Owner.CONFIG_MAP_PREFIX))
                     .map(s -> new io.fabric8.kubernetes.api.model.EnvFromSourceBuilder().withPrefix(s.getPrefix())
                             .withNewConfigMapRef().withName(s.getConfigMapRef().getName()).endConfigMapRef().build())
                     .toList();

@@ -3,25 +3,25 @@ package io.poolbudget.cache;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.decide.ClusterView;
+import io.poolbudget.decide.LiveResize;
 import io.poolbudget.decide.PassResult;
 import io.poolbudget.decide.SettledWorkloads;
+import io.poolbudget.decide.WorkloadShapes;
 import io.poolbudget.status.Observation;
 import io.poolbudget.planning.BudgetHoldings;
 import io.poolbudget.planning.SharedBudgets;
 import io.poolbudget.status.StatusAggregator;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.poolbudget.api.argo.ArgoRollout;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
 import java.util.Map;
@@ -59,21 +59,22 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
         String ns = context.getPrimaryResource().getMetadata().getNamespace();
         // the policy and its neighbours, whose targets a pass reads too (claims): each of their workloads whole
         List<PoolPolicy> readers = Stream.concat(Stream.of(context.getPrimaryResource()), neighbours.stream()).toList();
-        List<Deployment> deployments = InformerCaches.workloads(context, Deployment.class, ns, readers);
-        List<StatefulSet> statefulSets = InformerCaches.workloads(context, StatefulSet.class, ns, readers);
-        var cronJobs = InformerCaches.workloads(context, CronJob.class, ns, readers);
-        var rollouts = InformerCaches.watches(context, ArgoRollout.class)
-                ? InformerCaches.workloads(context, ArgoRollout.class, ns, readers) : null;
-        settled.retain(ns, Stream.of(deployments, statefulSets, cronJobs, rollouts == null ? List.<ArgoRollout>of()
-                : rollouts).flatMap(List::stream).map(o -> ((HasMetadata) o).getMetadata().getUid())
+        // every kind the operator watches (Argo Rollouts only where their API was served at its start)
+        Map<WorkloadKind, List<? extends HasMetadata>> workloads = new EnumMap<>(WorkloadKind.class);
+        for (WorkloadKind kind : WorkloadKind.values()) {
+            if (InformerCaches.watches(context, WorkloadShapes.type(kind))) {
+                workloads.put(kind, InformerCaches.workloads(context, WorkloadShapes.type(kind), ns, readers));
+            }
+        }
+        settled.retain(ns, workloads.values().stream().flatMap(List::stream).map(o -> o.getMetadata().getUid())
                 .filter(Objects::nonNull).toList());
-        var view = new ClusterView(deployments, statefulSets,
+        var view = new ClusterView(List.of(), List.of(), // each kind's workloads are added below
                 InformerCaches.cached(context, HorizontalPodAutoscaler.class, ns),
                 // pods and ConfigMaps: only those this policy sized
                 context.getSecondaryResources(Pod.class), context.getSecondaryResources(ConfigMap.class), settled, now)
-                .with(WorkloadKind.CronJob, cronJobs)
                 .withDisruptionBudgets(InformerCaches.cached(context, PodDisruptionBudget.class, ns));
-        return rollouts != null ? view.with(WorkloadKind.Rollout, rollouts)
+        workloads.forEach(view::with);
+        return workloads.containsKey(WorkloadKind.Rollout) ? view
                 : view.unwatched(WorkloadKind.Rollout, "names kind Rollout, but the operator found no Argo Rollouts "
                         + "API (" + ArgoRollout.CRD + ") when it started: install Argo Rollouts' CRDs, then restart "
                         + "the operator (kubectl rollout restart deployment of it)");
@@ -88,7 +89,7 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
         var policies = context.getPrimaryCache().list().toList();
         return new SharedBudgets(InformerCaches.cached(context, DatabaseBudget.class, null),
                 InformerCaches.cached(context, Namespace.class, null), policies,
-                BudgetHoldings.of(InformerCaches.sizedPods(context), policies, reports));
+                BudgetHoldings.of(InformerCaches.sizedPods(context), policies, LiveResize.holding(reports)));
     }
 
     /**

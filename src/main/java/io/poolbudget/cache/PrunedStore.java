@@ -4,8 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
-import io.poolbudget.api.argo.ArgoRollout;
 import io.poolbudget.decide.WorkloadShapes;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -233,35 +231,35 @@ public final class PrunedStore<R extends HasMetadata> extends BasicItemStore<R> 
             return obj;
         }
         meta.setManagedFields(null);
-        if (obj instanceof Deployment d) {
-            if (d.getSpec() != null) {
-                PodSpecs.keepReadPart(d.getSpec().getTemplate());
-            }
-            if (d.getStatus() != null && d.getStatus().getConditions() != null) {
-                d.getStatus().getConditions().forEach(c -> {
-                    c.setMessage(null);
-                    c.setLastUpdateTime(null);
-                });
-            }
-        } else if (obj instanceof StatefulSet s) {
-            if (s.getSpec() != null) {
-                s.getSpec().setVolumeClaimTemplates(null);
-                PodSpecs.keepReadPart(s.getSpec().getTemplate());
-            }
-            if (s.getStatus() != null && s.getStatus().getConditions() != null) {
-                s.getStatus().getConditions().forEach(c -> c.setMessage(null));
-            }
-        } else if (obj instanceof Pod p) {
+        if (obj instanceof Pod p) {
             p.setSpec(PodSpecs.readPart(p.getSpec()));
-        } else if (obj instanceof CronJob || obj instanceof ArgoRollout) {
-            // their Job's or their own pod template, as a Deployment's (what a Job or Rollout spec says beyond it is
-            // what sizing reads: parallelism, schedule, strategy)
+        } else if (WorkloadShapes.kind(obj) != null) {
+            // every kind's pod template (a CronJob's Job's): what its spec says beyond it is what sizing reads
+            // (replicas, strategy, parallelism, schedule)
             PodSpecs.keepReadPart(WorkloadShapes.template(obj));
+            pruneMore(obj);
         }
         Map<String, String> annotations = meta.getAnnotations();
         if (annotations != null && annotations.containsKey(LAST_APPLIED)) {
             annotations.remove(LAST_APPLIED);
         }
         return obj;
+    }
+
+    /** What some kinds have more that nothing reads: condition messages, a StatefulSet's claim templates. */
+    private static void pruneMore(HasMetadata obj) {
+        if (obj instanceof Deployment d && d.getStatus() != null && d.getStatus().getConditions() != null) {
+            d.getStatus().getConditions().forEach(c -> {
+                c.setMessage(null);
+                c.setLastUpdateTime(null);
+            });
+        } else if (obj instanceof StatefulSet s) {
+            if (s.getSpec() != null) {
+                s.getSpec().setVolumeClaimTemplates(null);
+            }
+            if (s.getStatus() != null && s.getStatus().getConditions() != null) {
+                s.getStatus().getConditions().forEach(c -> c.setMessage(null));
+            }
+        }
     }
 }

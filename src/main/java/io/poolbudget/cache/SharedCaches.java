@@ -3,13 +3,13 @@ package io.poolbudget.cache;
 import io.poolbudget.config.OperatorConfig;
 
 import io.poolbudget.config.WatchedNamespaces;
-import io.poolbudget.controller.PolicyEventSources;
 
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
 import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
 import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
+import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -19,10 +19,11 @@ import java.util.function.Supplier;
 
 /**
  * The policy controller's caches of policies, namespaces and sized pods, which the DatabaseBudget controller reads
- * too where the policy controller watches every namespace (and the dashboard reads the policies while this replica
- * leads): one watch of each instead of two. Each of these objects was otherwise received, decrypted, parsed and
- * cached twice; a policy's status (about 5 KB, written twice per scale event) three times, with the policy
- * controller's second policy watch that {@link PolicyEventSources#neighbours} replaced, and four with the dashboard's.
+ * too where the policy controller watches every namespace (and the dashboard reads the policies and the
+ * DatabaseBudgets while this replica leads): one watch of each instead of two. Each of these objects was otherwise
+ * received, decrypted, parsed and cached twice; a policy's status (about 5 KB, written twice per scale event) three
+ * times, with the policy controller's second policy watch that {@code PolicyEventSources.neighbours} replaced, and four
+ * with the dashboard's.
  * <p>
  * The policy controller {@link #attach attaches} its caches once it has made them, and their stores tell of each change
  * ({@link PrunedStore#notifying}), which this hands to the DatabaseBudget controller's {@link #listen listener}. The
@@ -51,6 +52,7 @@ public class SharedCaches {
     private volatile Supplier<List<PoolPolicy>> policies;
     private volatile Supplier<List<Namespace>> namespaces;
     private volatile Supplier<List<Pod>> sizedPods;
+    private volatile Supplier<List<DatabaseBudget>> budgets;
     private volatile List<InformerWrappingEventSourceHealthIndicator<?>> sources = List.of();
     private volatile Listener listener = NOBODY;
 
@@ -77,20 +79,21 @@ public class SharedCaches {
     /**
      * Whether the policy controller's caches are shared: it watches {@link #everyNamespace every namespace} and shared
      * budgets are on (it watches namespaces only then). The DatabaseBudget controller then watches nothing of its own,
-     * and the dashboard reads the policies while this replica leads. The one answer every reader reads, so they cannot
-     * disagree (and the DatabaseBudget controller wait for caches never attached).
+     * and the dashboard reads the policies and the DatabaseBudgets while this replica leads. The one answer every
+     * reader reads, so they cannot disagree (and the DatabaseBudget controller wait for caches never attached).
      */
     public boolean active() {
         return active;
     }
 
-    /** The policy controller's caches: its own (policies), its namespaces' and its sized pods'. */
+    /** The policy controller's caches: its own (policies), its namespaces', sized pods' and DatabaseBudgets'. */
     public void attach(Supplier<List<PoolPolicy>> policies, Supplier<List<Namespace>> namespaces,
-            Supplier<List<Pod>> sizedPods,
+            Supplier<List<Pod>> sizedPods, Supplier<List<DatabaseBudget>> budgets,
             List<InformerWrappingEventSourceHealthIndicator<?>> sources) {
         this.policies = policies;
         this.namespaces = namespaces;
         this.sizedPods = sizedPods;
+        this.budgets = budgets;
         this.sources = List.copyOf(sources);
     }
 
@@ -130,6 +133,11 @@ public class SharedCaches {
 
     public List<Pod> sizedPods() {
         return sizedPods.get();
+    }
+
+    /** The DatabaseBudgets as the policy controller's cache holds them (pruned as {@link PrunedStore} prunes). */
+    public List<DatabaseBudget> budgets() {
+        return budgets.get();
     }
 
     /** A policy or a namespace changed. */

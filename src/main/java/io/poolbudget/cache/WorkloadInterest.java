@@ -1,14 +1,11 @@
 package io.poolbudget.cache;
 
 import io.poolbudget.decide.ClusterView;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.decide.WorkloadShapes;
+import io.poolbudget.planning.Owner;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
-import io.poolbudget.api.argo.ArgoRollout;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.TargetSpec;
 import io.poolbudget.api.v1alpha1.TargetStatus;
@@ -38,15 +35,12 @@ public final class WorkloadInterest {
 
     /** A skeleton: the store kept only this workload's identity and labels (an object from the API has a spec). */
     public static boolean isSkeleton(HasMetadata o) {
-        return o instanceof Deployment d ? d.getSpec() == null
-                : o instanceof StatefulSet s ? s.getSpec() == null
-                        : o instanceof CronJob c ? c.getSpec() == null
-                                : o instanceof ArgoRollout r && r.getSpec() == null;
+        return WorkloadShapes.withoutSpec(o);
     }
 
     /** Whether any of these policies (those of the workload's namespace) reads the workload whole. */
     public static boolean wanted(Collection<PoolPolicy> policies, HasMetadata workload) {
-        WorkloadKind kind = io.poolbudget.decide.WorkloadShapes.kind(workload);
+        WorkloadKind kind = WorkloadShapes.kind(workload);
         if (kind == null) {
             return true;
         }
@@ -62,7 +56,7 @@ public final class WorkloadInterest {
      * workload.
      */
     public static boolean concerns(PoolPolicy policy, HasMetadata workload) {
-        WorkloadKind kind = io.poolbudget.decide.WorkloadShapes.kind(workload);
+        WorkloadKind kind = WorkloadShapes.kind(workload);
         if (kind == null) {
             return true;
         }
@@ -70,7 +64,7 @@ public final class WorkloadInterest {
         if (reads(policy, kind, meta.getName(), meta.getLabels())) {
             return true;
         }
-        var template = io.poolbudget.decide.WorkloadShapes.template(workload);
+        var template = WorkloadShapes.template(workload);
         return template != null && template.getMetadata() != null && Owner.of(policy).sized(template.getMetadata());
     }
 
@@ -124,10 +118,7 @@ public final class WorkloadInterest {
         kept.setGeneration(m.getGeneration());
         kept.setLabels(m.getLabels());
         kept.setDeletionTimestamp(m.getDeletionTimestamp());
-        HasMetadata s = whole instanceof StatefulSet ? new StatefulSet()
-                : whole instanceof CronJob ? new CronJob() : whole instanceof ArgoRollout ? new ArgoRollout()
-                        : new Deployment();
-        s.setMetadata(kept);
-        return (R) s;
+        WorkloadKind kind = WorkloadShapes.kind(whole);
+        return (R) WorkloadShapes.withOnly(kind == null ? WorkloadKind.Deployment : kind, kept);
     }
 }

@@ -1,8 +1,6 @@
 package io.poolbudget.cli;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
@@ -73,15 +71,11 @@ final class ManifestCatalog implements WorkloadCatalog {
             List<Workloads.Scaler> here = scalers.stream().filter(s -> sameNamespace(ns, s.namespace()))
                     .map(Scoped::scaler).toList();
             try {
-                io.fabric8.kubernetes.api.model.HasMetadata o = switch (doc.kind()) {
-                    case "Deployment" -> Manifests.bind(doc, Deployment.class, Manifests.LENIENT);
-                    case "StatefulSet" -> Manifests.bind(doc, StatefulSet.class, Manifests.LENIENT);
-                    case "Rollout" -> Manifests.bind(doc, io.poolbudget.api.argo.ArgoRollout.class, Manifests.LENIENT);
-                    case "CronJob" -> Manifests.bind(doc, io.fabric8.kubernetes.api.model.batch.v1.CronJob.class,
-                            Manifests.LENIENT);
-                    case "PodDisruptionBudget" -> Manifests.bind(doc, PodDisruptionBudget.class, Manifests.LENIENT);
-                    default -> null;
-                };
+                WorkloadKind kind = WorkloadShapes.named(doc.kind());
+                io.fabric8.kubernetes.api.model.HasMetadata o = kind != null
+                        ? Manifests.bind(doc, WorkloadShapes.type(kind), Manifests.LENIENT)
+                        : "PodDisruptionBudget".equals(doc.kind())
+                                ? Manifests.bind(doc, PodDisruptionBudget.class, Manifests.LENIENT) : null;
                 if (o instanceof PodDisruptionBudget pdb) {
                     budgets.add(pdb);
                 } else if (o != null) {

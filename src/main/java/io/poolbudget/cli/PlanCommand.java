@@ -114,8 +114,8 @@ public final class PlanCommand {
             }
             String problem;
             try {
-                var containers = io.poolbudget.decide.Injection.containers(spec, template.getSpec());
-                problem = io.poolbudget.decide.Injection.foreignValueFrom(io.poolbudget.decide.Owner.of(policy),
+                var containers = io.poolbudget.decide.InjectionReads.containers(spec, template.getSpec());
+                problem = io.poolbudget.decide.InjectionReads.foreignValueFrom(io.poolbudget.planning.Owner.of(policy),
                         w.kind(), w.name(), spec, template.getSpec(), containers);
             } catch (IllegalArgumentException e) {
                 problem = e.getMessage();
@@ -137,7 +137,7 @@ public final class PlanCommand {
         if (io.poolbudget.api.v1alpha1.ResizeMode.of(spec) != io.poolbudget.api.v1alpha1.ResizeMode.Live) {
             return notes;
         }
-        var owner = io.poolbudget.decide.Owner.of(policy);
+        var owner = io.poolbudget.planning.Owner.of(policy);
         for (var r : plan.targets()) {
             var w = r.workload();
             var template = catalog.template(w);
@@ -145,7 +145,7 @@ public final class PlanCommand {
                 continue;
             }
             try {
-                var containers = io.poolbudget.decide.Injection.containers(spec, template.getSpec());
+                var containers = io.poolbudget.decide.InjectionReads.containers(spec, template.getSpec());
                 String cannot = io.poolbudget.decide.LiveResize.cannotAdd(template.getSpec(), containers, owner);
                 notes.add(w.kind() + "/" + w.name() + ": " + (cannot != null
                         ? "resize Live unavailable, sized by rollouts: " + cannot

@@ -1,7 +1,5 @@
 package io.poolbudget.config;
 
-import io.poolbudget.controller.PoolPolicyReconciler;
-
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import java.util.Arrays;
 import java.util.List;
@@ -12,8 +10,7 @@ import java.util.List;
  */
 public final class WatchedNamespaces {
     /** The property (the chart's {@code POOLBUDGET_WATCH_NAMESPACES}); its default watches every namespace. */
-    public static final String PROPERTY = "quarkus.operator-sdk.controllers." + PoolPolicyReconciler.NAME
-            + ".namespaces";
+    public static final String PROPERTY = "quarkus.operator-sdk.controllers." + ControllerNames.POLICY + ".namespaces";
 
     private WatchedNamespaces() {}
 

@@ -3,7 +3,8 @@ package io.poolbudget.controller;
 import io.poolbudget.cache.InformerCaches;
 import io.poolbudget.cache.PrunedStore;
 import io.poolbudget.cache.SharedCaches;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.config.ControllerNames;
+import io.poolbudget.planning.Owner;
 import io.poolbudget.planning.BudgetHoldings;
 import io.poolbudget.status.BudgetStatusAggregator;
 import io.poolbudget.write.StatusWriter;
@@ -39,10 +40,9 @@ import java.util.stream.Collectors;
  * policies' passes only read DatabaseBudgets. Registered only where the operator reads DatabaseBudgets (it watches
  * every namespace and shared budgets are on): elsewhere it would need a cluster role that mode does without.
  */
-@ControllerConfiguration(name = DatabaseBudgetReconciler.NAME, informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT))
+@ControllerConfiguration(name = ControllerNames.BUDGET, informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT))
 @LookupIfProperty(name = "poolbudget.shared-budgets.enabled", stringValue = "true", lookupIfMissing = true)
 public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
-    public static final String NAME = "databasebudget";
     private final Clock clock = Clock.systemUTC();
     private final SharedCaches caches;
     private final boolean shared;
@@ -68,7 +68,7 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
         var pods = shared ? caches.sizedPods() : InformerCaches.sizedPods(context);
         var budgets = new SharedBudgets(context.getPrimaryCache().list().toList(),
                 shared ? caches.namespaces() : cached(context, Namespace.class), policies,
-                BudgetHoldings.of(pods, policies, agents::report));
+                BudgetHoldings.of(pods, policies, io.poolbudget.decide.LiveResize.holding(agents::report)));
         var previous = budget.getStatus() == null ? null : budget.getStatus().getConditions();
         DatabaseBudgetStatus desired = BudgetStatusAggregator.status(budgets, budget, previous, clock);
         StatusWriter.write(budget, desired, context, DatabaseBudget::new);

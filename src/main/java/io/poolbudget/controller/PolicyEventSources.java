@@ -4,15 +4,14 @@ import io.poolbudget.cache.InformerCaches;
 import io.poolbudget.cache.NamespacePolicies;
 import io.poolbudget.cache.PrunedStore;
 import io.poolbudget.cache.SharedCaches;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.decide.WorkloadShapes;
+import io.poolbudget.planning.Owner;
 import io.poolbudget.observe.ObservationSource;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -26,6 +25,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
+import io.poolbudget.api.v1alpha1.WorkloadKind;
 import io.poolbudget.observe.DatabaseReader;
 import java.util.List;
 import java.util.Set;
@@ -34,8 +34,8 @@ import java.util.Set;
  * What a PoolPolicy's pass reads and what wakes it: the informers on workloads, HPAs, PodDisruptionBudgets, sized pods, their ConfigMaps,
  * DatabaseBudgets and namespaces, each with the mapper from its events to the policies they concern, the stores that
  * keep only what sizing reads ({@link PrunedStore}), what wakes a policy's neighbours ({@link #neighbours}), and the
- * database observation. The policies, namespaces and sized pods cached here are the DatabaseBudget controller's too
- * ({@link SharedCaches}).
+ * database observation. The policies, namespaces and sized pods cached here are the DatabaseBudget controller's too,
+ * and the policies and DatabaseBudgets the dashboard's ({@link SharedCaches}).
  */
 public final class PolicyEventSources {
     private final NamespacePolicies policies;
@@ -66,9 +66,14 @@ public final class PolicyEventSources {
         var to = new PolicyMappers(context, policies, sharedBudgets);
         // Only pods and ConfigMaps the operator labelled are cached: not every pod in the cluster.
         var sizedPods = informer(context, Pod.class, to.pods(), Owner.SIZED_LABEL);
-        List<EventSource<?, PoolPolicy>> sources = new java.util.ArrayList<>(List.of(
-                informer(context, Deployment.class, to.workloadPolicies(), null),
-                informer(context, StatefulSet.class, to.workloadPolicies(), null),
+        List<EventSource<?, PoolPolicy>> sources = new java.util.ArrayList<>();
+        // every workload kind, Argo Rollouts only where their API is served
+        for (WorkloadKind kind : WorkloadKind.values()) {
+            if (kind != WorkloadKind.Rollout || argoRollouts) {
+                sources.add(informer(context, WorkloadShapes.type(kind), to.workloadPolicies(), null));
+            }
+        }
+        sources.addAll(List.of(
                 informer(context, HorizontalPodAutoscaler.class, to.namespacePolicies(), null),
                 // what a drain may evict at once of a target's pods (issue 54)
                 informer(context, PodDisruptionBudget.class, to.namespacePolicies(), null),
@@ -79,20 +84,15 @@ public final class PolicyEventSources {
                         ns -> io.poolbudget.observe.Ghosts.byAddress(sizedPods.list(ns)), ghosts)));
         // Claims span policies: when one appears, changes or goes, its neighbours must look again (a conflict appears
         // or clears for both), and a shared budget's shares and raise blockers span its policies' statuses.
-        // the kinds beyond Deployments and StatefulSets: CronJobs always, Argo Rollouts where their API is served
-        sources.add(informer(context, io.fabric8.kubernetes.api.model.batch.v1.CronJob.class, to.workloadPolicies(),
-                null));
-        if (argoRollouts) {
-            sources.add(informer(context, io.poolbudget.api.argo.ArgoRollout.class, to.workloadPolicies(), null));
-        }
         sources.add(neighbours(context, to.policiesAndPeers()));
         sources.add(agentReports(context, sizedPods));
         if (sharedBudgets) {
-            sources.add(clusterInformer(context, DatabaseBudget.class, to.budgetPolicies()));
+            var budgets = clusterInformer(context, DatabaseBudget.class, to.budgetPolicies());
+            sources.add(budgets);
             var namespaces = clusterInformer(context, Namespace.class, to.referencingPolicies());
             sources.add(namespaces);
             if (caches.active()) {
-                share(context, namespaces, sizedPods);
+                share(context, namespaces, sizedPods, budgets);
             }
         }
         return sources;
@@ -114,7 +114,7 @@ public final class PolicyEventSources {
 
     /** The caches the DatabaseBudget controller reads too ({@link SharedCaches}). */
     private void share(EventSourceContext<PoolPolicy> context, InformerEventSource<Namespace, PoolPolicy> namespaces,
-            InformerEventSource<Pod, PoolPolicy> sizedPods) {
+            InformerEventSource<Pod, PoolPolicy> sizedPods, InformerEventSource<DatabaseBudget, PoolPolicy> budgets) {
         // the controller's own informer (JOSDK's ControllerEventSource) must be synced too before a budget is written
         if (!(context.getPrimaryCache() instanceof ManagedInformerEventSource<?, ?, ?> own)) {
             throw new IllegalStateException("PoolPolicy's cache (" + context.getPrimaryCache().getClass().getName()
@@ -122,8 +122,9 @@ public final class PolicyEventSources {
                     + " This operator needs the java-operator-sdk version it was built with.");
         }
         caches.attach(() -> context.getPrimaryCache().list().toList(), () -> namespaces.list().toList(),
-                () -> sizedPods.list().toList(),
-                List.of(SharedCaches.health(namespaces), SharedCaches.health(sizedPods), SharedCaches.health(own)));
+                () -> sizedPods.list().toList(), () -> budgets.list().toList(),
+                List.of(SharedCaches.health(namespaces), SharedCaches.health(sizedPods), SharedCaches.health(budgets),
+                        SharedCaches.health(own)));
     }
 
     /**
@@ -186,14 +187,12 @@ public final class PolicyEventSources {
         // JOSDK gives one store to the informer of every watched namespace, and each informer's relist would drop
         // the others' objects from a shared one: prune only where one informer watches every namespace
         if (context.getControllerConfiguration().getInformerConfig().watchAllNamespaces()) {
-            config.withItemStore(type == Deployment.class || type == StatefulSet.class
-                    || type == io.fabric8.kubernetes.api.model.batch.v1.CronJob.class
-                    || type == io.poolbudget.api.argo.ArgoRollout.class
-                            // the controller's cache is synced before JOSDK starts this informer
-                            ? PrunedStore.workloads(ns -> policies.in(context.getPrimaryCache(), ns).toList())
-                            : type == Pod.class && Owner.SIZED_LABEL.equals(labelSelector)
-                                    ? (PrunedStore) new PrunedStore<Pod>().notifying(caches::podChanged)
-                                    : new PrunedStore<>());
+            config.withItemStore(WorkloadShapes.isWorkload(type)
+                    // the controller's cache is synced before JOSDK starts this informer
+                    ? PrunedStore.workloads(ns -> policies.in(context.getPrimaryCache(), ns).toList())
+                    : type == Pod.class && Owner.SIZED_LABEL.equals(labelSelector)
+                            ? (PrunedStore) new PrunedStore<Pod>().notifying(caches::podChanged)
+                            : new PrunedStore<>());
         }
         return new InformerEventSource<>(config.build(), context);
     }

@@ -8,7 +8,7 @@ import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMap
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.cache.NamespacePolicies;
 import io.poolbudget.cache.WorkloadInterest;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.planning.Owner;
 import io.poolbudget.planning.BudgetHoldings;
 import io.poolbudget.planning.SharedBudgets;
 import java.util.HashSet;

@@ -17,9 +17,10 @@ import io.poolbudget.cache.NamespacePolicies;
 import io.poolbudget.cache.PolicyReads;
 import io.poolbudget.cache.PrunedStore;
 import io.poolbudget.cache.SharedCaches;
+import io.poolbudget.config.ControllerNames;
 import io.poolbudget.config.OperatorConfig;
 import io.poolbudget.decide.Decision;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.planning.Owner;
 import io.poolbudget.decide.PassResult;
 import io.poolbudget.decide.PolicyPass;
 import io.poolbudget.memory.PolicyMemory;
@@ -49,10 +50,8 @@ import java.util.concurrent.TimeUnit;
  * {@code poolbudget_reconciles_total} keeps growing on a healthy leader, which the chart's
  * PoolBudgetOperatorNotReconciling alert relies on. An unchanged pass writes nothing.
  */
-@ControllerConfiguration(name = PoolPolicyReconciler.NAME, informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT), maxReconciliationInterval = @MaxReconciliationInterval(interval = 5, timeUnit = TimeUnit.MINUTES))
+@ControllerConfiguration(name = ControllerNames.POLICY, informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT), maxReconciliationInterval = @MaxReconciliationInterval(interval = 5, timeUnit = TimeUnit.MINUTES))
 public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>, Cleaner<PoolPolicy> {
-    public static final String NAME = "poolpolicy";
-
     private final Clock clock = Clock.systemUTC();
     private final NamespacePolicies policies = new NamespacePolicies();
     private final KubernetesClient client;

@@ -7,7 +7,7 @@ import io.poolbudget.api.v1alpha1.WorkloadKind;
 import io.poolbudget.cache.NamespacePolicies;
 import io.poolbudget.cache.PolicyReads;
 import io.poolbudget.decide.Injection;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.planning.Owner;
 import io.poolbudget.decide.SettledWorkloads;
 import io.poolbudget.write.PolicyEvents;
 import io.poolbudget.write.WorkloadWriter;

@@ -52,7 +52,7 @@ public final class Claims {
                 for (var t : PolicyPlanner.resolve(other, view).targets()) {
                     List<String> containers;
                     try {
-                        containers = Injection.containers(injection, view.template(t.workload()).getSpec());
+                        containers = InjectionReads.containers(injection, view.template(t.workload()).getSpec());
                     } catch (IllegalArgumentException e) {
                         continue; // it names a container the workload lacks: it writes nothing there, and says so
                     }

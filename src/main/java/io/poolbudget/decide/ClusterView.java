@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -137,7 +138,7 @@ public final class ClusterView implements WorkloadCatalog {
      * agent confirmed, counted at max(old, new) while a change is in flight ({@link LiveResize#held}).
      */
     Integer podHeld(Pod p, Owner owner, InjectionSpec spec, List<String> containers) {
-        Integer started = Injection.heldSize(owner, spec, p.getMetadata(), p.getSpec(), containers);
+        Integer started = InjectionReads.heldSize(owner, spec, p.getMetadata(), p.getSpec(), containers);
         Integer published = LiveResize.published(p.getMetadata(), owner);
         AgentReport report = report(p);
         return published == null && report == null ? started : LiveResize.held(started, published, report);
@@ -184,9 +185,9 @@ public final class ClusterView implements WorkloadCatalog {
         if (!controllerDone || spec == null) {
             return controllerDone;
         }
-        String current = Injection.revision(owner, spec, template(w), containers);
+        String current = InjectionReads.revision(owner, spec, template(w), containers);
         return podsOf(w).stream().noneMatch(p -> !Objects.equals(current,
-                Injection.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)));
+                InjectionReads.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)));
     }
 
     /** The workload's controller has seen its current spec and every replica is updated and available. */
@@ -212,11 +213,11 @@ public final class ClusterView implements WorkloadCatalog {
 
     /** Why the rollout of the workload's current pool size is not progressing (see {@link RolloutHealth}), or null. */
     public String stalled(Workload w, Owner owner, InjectionSpec spec, List<String> containers, boolean reported) {
-        String current = spec == null ? null : Injection.revision(owner, spec, template(w), containers);
+        String current = spec == null ? null : InjectionReads.revision(owner, spec, template(w), containers);
         return RolloutHealth.stalled(object(w), podsOf(w)
                 .stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null
                         && Objects.equals(current,
-                                Injection.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)))
+                                InjectionReads.podRevision(owner, spec, p.getMetadata(), p.getSpec(), containers)))
                 .toList(), reported);
     }
 

@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Container;
@@ -7,7 +8,6 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
@@ -15,11 +15,7 @@ import io.poolbudget.api.v1alpha1.InjectionMode;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.Preset;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,8 +25,8 @@ import java.util.Objects;
  * fields it owns (its env entries, the shared marker label, its pool-size annotation and in ConfigMap
  * mode its config hash), never replicas or other variables. The names are the policy's own
  * ({@link Owner}), so two policies writing different variables coexist. The pool-size annotation is
- * on the pod template in both modes, so every pod says which pool size it was started with. Pure:
- * builds and reads objects, talks to no API.
+ * on the pod template in both modes, so every pod says which pool size it was started with. What is read back of
+ * it is {@link InjectionReads}'s. Pure: builds objects, talks to no API.
  */
 public final class Injection {
     /** The operator's ConfigMap keys in mode EnvFrom: stable names a container reads with envFrom and refers to. */
@@ -80,118 +76,6 @@ public final class Injection {
     /** Whether the operator keeps the values in a ConfigMap of its own (modes ConfigMap and EnvFrom). */
     public static boolean viaConfigMap(InjectionSpec spec) {
         return InjectionMode.of(spec) != InjectionMode.Env;
-    }
-
-    /**
-     * The pool size a pod (or template) was started with: our annotation, else the variable's literal value in
-     * the first chosen container, else null (not known from the spec: the app's default, or a value the user
-     * sets through valueFrom).
-     */
-    public static Integer heldSize(Owner owner, InjectionSpec spec, ObjectMeta meta, PodSpec pod,
-            List<String> containers) {
-        String annotated = Owner.annotation(meta, owner.sizeAnnotation());
-        if (annotated != null) {
-            return parse(annotated);
-        }
-        if (spec == null || pod == null || pod.getContainers() == null || pod.getContainers().isEmpty()) {
-            return null;
-        }
-        String container = containers.isEmpty() ? pod.getContainers().get(0).getName() : containers.get(0);
-        String value = envValue(pod, container, EnvNames.of(spec).maxPoolSize());
-        return value == null || value.startsWith("configmap:") ? null : parse(value);
-    }
-
-    /**
-     * A variable the operator would write that the workload already sets through valueFrom (a Secret, a field
-     * ref, another ConfigMap): server-side apply cannot turn that into our value, so it is a conflict to report.
-     * Null when there is none.
-     */
-    public static String foreignValueFrom(Owner owner, WorkloadKind kind, String workload, InjectionSpec spec,
-            PodSpec pod,
-            List<String> containers) {
-        if (pod == null || pod.getContainers() == null) {
-            return null;
-        }
-        if (InjectionMode.of(spec) == InjectionMode.EnvFrom) {
-            return EnvFromCheck.problem(owner.configMapName(kind, workload), pod, containers, spec);
-        }
-        String ours = owner.configMapName(kind, workload);
-        for (Container c : pod.getContainers()) {
-            if (!containers.contains(c.getName()) || c.getEnv() == null) {
-                continue;
-            }
-            for (EnvVar e : c.getEnv()) {
-                if (e.getValueFrom() == null || !EnvNames.of(spec).all().contains(e.getName())) {
-                    continue;
-                }
-                var ref = e.getValueFrom().getConfigMapKeyRef();
-                boolean oursToo = InjectionMode.of(spec) == InjectionMode.ConfigMap && ref != null
-                        && ours.equals(ref.getName());
-                if (!oursToo) {
-                    return "container '" + c.getName() + "' sets " + e.getName()
-                            + " through valueFrom, which the operator "
-                            + "cannot replace with its value: remove that valueFrom from your manifest (the operator then "
-                            + "sets the variable), or name other variables in spec.injection";
-                }
-            }
-        }
-        return null;
-    }
-
-    /** The containers to write into; throws naming the missing one when a listed container does not exist. */
-    public static List<String> containers(InjectionSpec spec, PodSpec pod) {
-        List<String> present = pod == null ? List.of() : pod.getContainers().stream().map(Container::getName).toList();
-        if (spec.getContainers() == null || spec.getContainers().isEmpty()) {
-            return present;
-        }
-        for (String wanted : spec.getContainers()) {
-            if (!present.contains(wanted)) {
-                throw new IllegalArgumentException("spec.injection.containers names '" + wanted
-                        + "', which this workload does not have (it has " + present + ")");
-            }
-        }
-        return List.copyOf(spec.getContainers());
-    }
-
-    /** The pool size the pod template carries now: null when any chosen container lacks it. */
-    public static Integer appliedSize(Owner owner, InjectionSpec spec, PodTemplateSpec template,
-            List<String> containers,
-            ConfigMap cm) {
-        if (viaConfigMap(spec)) {
-            // what the pods' template was rolled with: the ConfigMap's size only where the template carries the hash of
-            // exactly that content (a ConfigMap written whose template write was refused is not applied)
-            String value = cm == null || cm.getData() == null ? null : cm.getData().get(maxKey(spec));
-            Integer size = parse(value);
-            String rolled = revision(owner, spec, template, containers);
-            return size == null || rolled == null || !rolled.equals(dataHash(spec, size)) ? null : size;
-        }
-        Integer max = null;
-        for (String c : containers) {
-            Integer v = parse(envValue(template.getSpec(), c, EnvNames.of(spec).maxPoolSize()));
-            if (v == null) {
-                return null;
-            }
-            max = max == null ? v : Math.max(max, v);
-        }
-        return max;
-    }
-
-    /**
-     * What tells revisions apart for pool sizing: the size variable of the first chosen container
-     * (Env) or the config-hash annotation (ConfigMap). Pods whose value differs from the template's
-     * belong to an older revision and may hold a different pool.
-     */
-    public static String revision(Owner owner, InjectionSpec spec, PodTemplateSpec template, List<String> containers) {
-        if (viaConfigMap(spec)) {
-            return Owner.annotation(template.getMetadata(), owner.hashAnnotation());
-        }
-        return containers.isEmpty() ? null
-                : envValue(template.getSpec(), containers.get(0), EnvNames.of(spec).maxPoolSize());
-    }
-
-    public static String podRevision(Owner owner, InjectionSpec spec, ObjectMeta podMeta, PodSpec podSpec,
-            List<String> containers) {
-        return revision(owner, spec, new PodTemplateSpec(podMeta, podSpec), containers);
     }
 
     /**
@@ -279,7 +163,7 @@ public final class Injection {
                 .endMetadata().withData(configMapData(spec, size)).build();
     }
 
-    private static String maxKey(InjectionSpec spec) {
+    static String maxKey(InjectionSpec spec) {
         return InjectionMode.of(spec) == InjectionMode.EnvFrom ? MAX_KEY : CONFIG_MAP_MAX_KEY;
     }
 
@@ -291,7 +175,7 @@ public final class Injection {
 
     /** The hash of the ConfigMap's content for this size, on the template so that a change rolls the pods. */
     static String dataHash(InjectionSpec spec, int size) {
-        return hash(configMapData(spec, size).toString()).substring(0, 16);
+        return Owner.hash(configMapData(spec, size).toString()).substring(0, 16);
     }
 
     private static EnvVar envVar(String name, String key, int size, String configMap) {
@@ -300,38 +184,4 @@ public final class Injection {
                 : env.withNewValueFrom().withNewConfigMapKeyRef(key, configMap, false).endValueFrom().build();
     }
 
-    private static String envValue(PodSpec pod, String container, String variable) {
-        EnvVar e = envEntry(pod, container, variable);
-        return e == null ? null : e.getValue() != null ? e.getValue()
-                : e.getValueFrom() != null && e.getValueFrom().getConfigMapKeyRef() != null
-                        ? "configmap:" + e.getValueFrom().getConfigMapKeyRef().getName() : null;
-    }
-
-    /** The container's own entry for the variable (its env, not envFrom), or null. */
-    static EnvVar envEntry(PodSpec pod, String container, String variable) {
-        if (pod == null || pod.getContainers() == null) {
-            return null;
-        }
-        return pod.getContainers().stream().filter(c -> Objects.equals(c.getName(), container)).findFirst()
-                .flatMap(c -> c.getEnv() == null ? java.util.Optional.empty()
-                        : c.getEnv().stream().filter(e -> variable.equals(e.getName())).findFirst())
-                .orElse(null);
-    }
-
-    private static Integer parse(String value) {
-        try {
-            return value == null ? null : Integer.valueOf(value.trim());
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    public static String hash(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
-    }
 }

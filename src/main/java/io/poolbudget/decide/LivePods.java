@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.planning.Workload;
@@ -30,7 +31,7 @@ record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agen
 
     static LivePods of(ClusterView view, Workload w, Owner owner, InjectionSpec spec, List<String> containers,
             int size, long nowMs) {
-        String current = Injection.revision(owner, spec, view.template(w), containers);
+        String current = InjectionReads.revision(owner, spec, view.template(w), containers);
         List<Pending> pending = new ArrayList<>();
         List<Agent> agents = new ArrayList<>();
         long nextSettle = 0;
@@ -50,9 +51,9 @@ record LivePods(int pods, int confirmed, List<Pending> pending, List<Agent> agen
             }
             boolean confirmedAt = r != null && r.confirmed() && Objects.equals(r.published(), size)
                     && Objects.equals(published, size);
-            boolean startedAt = Objects.equals(Injection.heldSize(owner, spec, p.getMetadata(), p.getSpec(),
+            boolean startedAt = Objects.equals(InjectionReads.heldSize(owner, spec, p.getMetadata(), p.getSpec(),
                     containers), size)
-                    && Objects.equals(current, Injection.podRevision(owner, spec, p.getMetadata(), p.getSpec(),
+                    && Objects.equals(current, InjectionReads.podRevision(owner, spec, p.getMetadata(), p.getSpec(),
                             containers))
                     && (published == null || published == size)
                     && (r == null || !r.confirmed() || Objects.equals(r.published(), size));

@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -13,6 +14,7 @@ import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.ResizeMode;
+import io.poolbudget.planning.BudgetHoldings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -21,11 +23,10 @@ import java.util.Objects;
  * Resize mode Live, the parts that are data: what the operator adds to a pod template so that its pods take a new size
  * without a restart (the agent, copied by an init container from the operator's own image; the pod's own annotation
  * {@code live-size.poolbudget.io/<policy>} as a file through the downward API; the JVM option), the pod annotation it
- * publishes a size with, and what a pod holds given its agent's last report ({@link AgentReport}).
+ * publishes a size with ({@link Owner#LIVE_PREFIX}), and what a pod holds given its agent's last report
+ * ({@link AgentReport}).
  */
 public final class LiveResize {
-    /** On a pod: the size published to it; on a workload: the size its pods are to hold (the live size). */
-    public static final String PREFIX = "live-size.poolbudget.io/";
     public static final int AGENT_PORT = 9477;
     static final String AGENT_VOLUME = "poolbudget-agent";
     static final String AGENT_DIR = "/poolbudget-agent";
@@ -43,7 +44,7 @@ public final class LiveResize {
     }
 
     public static String annotation(Owner owner) {
-        return PREFIX + owner.key();
+        return Owner.LIVE_PREFIX + owner.key();
     }
 
     /** The size published on a pod or a workload by this policy; null where none is. */
@@ -158,6 +159,18 @@ public final class LiveResize {
         return report == null ? most : max(most, report.lastConfirmed());
     }
 
+    /**
+     * What a sized pod counts at against a shared budget ({@link BudgetHoldings}), its agents' last reports by pod uid
+     * given ({@code reports}, null where none): {@link #held} where a size was published to it or its agent answered,
+     * else the size it started with.
+     */
+    public static BudgetHoldings.Held holding(java.util.function.Function<String, AgentReport> reports) {
+        return (uid, started, published) -> {
+            AgentReport report = uid == null ? null : reports.apply(uid);
+            return published == null && report == null ? started : held(started, published, report);
+        };
+    }
+
     /** Why a pod does not yet hold {@code size}, or null when its agent confirmed it. */
     static String pendingReason(Integer published, AgentReport report, int size) {
         if (!Objects.equals(published, size)) {
@@ -182,7 +195,7 @@ public final class LiveResize {
 
     /** The variable's value in the container, "valueFrom" where it is set from elsewhere, null where unset. */
     private static String env(PodSpec pod, String container, String variable) {
-        EnvVar e = Injection.envEntry(pod, container, variable);
+        EnvVar e = InjectionReads.envEntry(pod, container, variable);
         return e == null ? null : e.getValue() != null ? e.getValue() : "valueFrom";
     }
 }

@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.TargetStatus;
@@ -68,7 +69,7 @@ final class PassReader {
         State state = State.Conflict;
         try {
             containers = injection == null ? List.of()
-                    : Injection.containers(injection, view.template(w).getSpec());
+                    : InjectionReads.containers(injection, view.template(w).getSpec());
         } catch (IllegalArgumentException e) {
             problem = e.getMessage();
             state = State.Invalid;
@@ -77,12 +78,12 @@ final class PassReader {
         Held held = Held.of(view.live(w, owner, injection, containers,
                 PoolsPerPod.of(injection, target.spec(), a.poolsPerPod())));
         Integer applied = injection == null || problem != null ? null
-                : Injection.appliedSize(owner, injection, view.template(w), containers, view.configMap(w, owner));
+                : InjectionReads.appliedSize(owner, injection, view.template(w), containers, view.configMap(w, owner));
         if (problem == null && injection != null) {
             problem = Claims.conflict(Claims.writes(injection, containers), claimedByOthers.get(w.id()));
         }
         if (problem == null && injection != null) {
-            problem = Injection.foreignValueFrom(owner, w.kind(), w.name(), injection, view.template(w).getSpec(),
+            problem = InjectionReads.foreignValueFrom(owner, w.kind(), w.name(), injection, view.template(w).getSpec(),
                     containers);
         }
         Integer templateSize = applied;

@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -77,7 +78,7 @@ final class PodCounts {
             settled.unsettle(meta.getNamespace(), meta.getUid());
         }
         Integer templateHeld = ours ? null
-                : Injection.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
+                : InjectionReads.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
         // their specs are not cached: at the template's pools per pod
         long unseenEach = (long) (templateHeld == null ? appDefault : templateHeld) * pools.of(template.getSpec());
         connections += unseen.pods() * unseenEach;
@@ -169,11 +170,12 @@ final class PodCounts {
      */
     private static String currentRevision(List<Pod> pods, Owner owner, InjectionSpec spec, List<String> containers,
             PodTemplateSpec template) {
-        String size = spec == null ? null : Injection.revision(owner, spec, template, containers);
+        String size = spec == null ? null : InjectionReads.revision(owner, spec, template, containers);
         return pods
                 .stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null && ClusterView.revision(p) != null
-                        && (spec == null || Objects.equals(size, Injection.podRevision(owner, spec, p.getMetadata(),
-                                p.getSpec(), containers))))
+                        && (spec == null || Objects.equals(size,
+                                InjectionReads.podRevision(owner, spec, p.getMetadata(),
+                                        p.getSpec(), containers))))
                 .max(Comparator.comparing((Pod p) -> ClusterView.created(p))
                         .thenComparing(p -> p.getMetadata().getName()))
                 .map(ClusterView::revision).orElse(null);
@@ -204,7 +206,7 @@ final class PodCounts {
         if (!(ours && settled.contains(meta.getNamespace(), meta.getUid()))
                 && unmarked(w, ours, view.podsOf(w), owner, spec, containers) > 0) {
             Integer templateHeld = ours ? null
-                    : Injection.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
+                    : InjectionReads.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
             most = Math.max(most, templateHeld == null ? appDefault : templateHeld);
         }
         return most;

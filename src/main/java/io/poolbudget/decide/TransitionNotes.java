@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.poolbudget.api.v1alpha1.InjectionSpec;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
@@ -35,7 +36,7 @@ public final class TransitionNotes {
      */
     public static TransitionPeaks.Live live(InjectionSpec spec, WorkloadKind kind, boolean effective,
             String cannotAdd) {
-        if (spec == null || kind == WorkloadKind.Rollout || kind == WorkloadKind.CronJob || cannotAdd != null) {
+        if (spec == null || !WorkloadShapes.resizesLive(kind) || cannotAdd != null) {
             return TransitionPeaks.Live.NONE;
         }
         if (ResizeMode.of(spec) == ResizeMode.Live) {
@@ -118,11 +119,12 @@ public final class TransitionNotes {
             }
             List<String> containers;
             try {
-                containers = Injection.containers(spec, template.getSpec());
+                containers = InjectionReads.containers(spec, template.getSpec());
             } catch (IllegalArgumentException e) {
                 continue; // plan's own warning says it
             }
-            Integer running = Injection.heldSize(owner, spec, template.getMetadata(), template.getSpec(), containers);
+            Integer running = InjectionReads.heldSize(owner, spec, template.getMetadata(), template.getSpec(),
+                    containers);
             int size = Objects.requireNonNullElse(running, Injection.appDefault(spec));
             if (io.poolbudget.sizing.Limits.noPoolLimit(size)) {
                 return Map.of(); // its pods may open any number: no figure to give for the policy's transition

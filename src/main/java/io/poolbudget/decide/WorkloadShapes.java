@@ -11,26 +11,81 @@ import io.poolbudget.api.argo.ArgoRollout;
 import io.poolbudget.planning.MoreKinds;
 import io.poolbudget.planning.Workload;
 import io.poolbudget.planning.Workloads;
+import io.poolbudget.api.v1alpha1.WorkloadKind;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Where each workload kind keeps what a pass reads: its pod template, which pods are its own, whether its controller
  * has rolled the current template out, and what its status counts. One place per kind, so that the rest of the
- * operator reads a Deployment, a StatefulSet, an Argo Rollout and a CronJob alike.
+ * operator reads a Deployment, a StatefulSet, an Argo Rollout and a CronJob alike, and lists the kinds from here
+ * ({@link WorkloadKind#values()} with {@link #type}).
  */
 public final class WorkloadShapes {
     /** The label the Job controller puts on a Job's pods. */
     static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
 
+    /**
+     * A kind's class (what its informer caches, what a manifest of it is read as), an empty object of it, and whether
+     * resize mode Live reaches its pods (an Argo Rollout's CRD keeps a template's volumes as one list that server-side
+     * apply replaces whole; a CronJob's pods are its Jobs', each of them short).
+     */
+    private record Type(Class<? extends HasMetadata> type, Supplier<HasMetadata> empty, boolean live) {}
+
+    private static final Map<WorkloadKind, Type> TYPES = new EnumMap<>(Map.of(
+            WorkloadKind.Deployment, new Type(Deployment.class, Deployment::new, true),
+            WorkloadKind.StatefulSet, new Type(StatefulSet.class, StatefulSet::new, true),
+            WorkloadKind.Rollout, new Type(ArgoRollout.class, ArgoRollout::new, false),
+            WorkloadKind.CronJob, new Type(CronJob.class, CronJob::new, false)));
+
     private WorkloadShapes() {}
 
+    /** The class of a kind's objects: what its informer caches and a manifest of it is read as. */
+    public static Class<? extends HasMetadata> type(WorkloadKind kind) {
+        return TYPES.get(kind).type();
+    }
+
+    /** Whether resize mode Live can reach the pods of a target of this kind. */
+    public static boolean resizesLive(WorkloadKind kind) {
+        return TYPES.get(kind).live();
+    }
+
+    /** Whether objects of this class are workloads of a target kind. */
+    public static boolean isWorkload(Class<?> type) {
+        return TYPES.values().stream().anyMatch(t -> t.type() == type);
+    }
+
+    /** The target kind a manifest's {@code kind} field names, null for any other kind. */
+    public static WorkloadKind named(String kind) {
+        return TYPES.keySet().stream().filter(k -> k.name().equals(kind)).findFirst().orElse(null);
+    }
+
     /** The target kind of a workload object (a cached object may lack its kind field); null for any other object. */
-    public static io.poolbudget.api.v1alpha1.WorkloadKind kind(HasMetadata o) {
-        return o instanceof Deployment ? io.poolbudget.api.v1alpha1.WorkloadKind.Deployment
-                : o instanceof StatefulSet ? io.poolbudget.api.v1alpha1.WorkloadKind.StatefulSet
-                        : o instanceof ArgoRollout ? io.poolbudget.api.v1alpha1.WorkloadKind.Rollout
-                                : o instanceof CronJob ? io.poolbudget.api.v1alpha1.WorkloadKind.CronJob : null;
+    public static WorkloadKind kind(HasMetadata o) {
+        for (var t : TYPES.entrySet()) {
+            if (t.getValue().type().isInstance(o)) {
+                return t.getKey();
+            }
+        }
+        return null;
+    }
+
+    /** An object of the kind with this metadata and nothing else: no spec, no status. */
+    public static HasMetadata withOnly(WorkloadKind kind, io.fabric8.kubernetes.api.model.ObjectMeta meta) {
+        HasMetadata o = TYPES.get(kind).empty().get();
+        o.setMetadata(meta);
+        return o;
+    }
+
+    /** A workload object without its spec (a skeleton a store keeps: {@link #withOnly}); false for any other object. */
+    public static boolean withoutSpec(HasMetadata o) {
+        return o instanceof Deployment d ? d.getSpec() == null
+                : o instanceof StatefulSet s ? s.getSpec() == null
+                        : o instanceof CronJob c ? c.getSpec() == null
+                                : o instanceof ArgoRollout r && r.getSpec() == null;
     }
 
     public static Workload workload(HasMetadata o, List<Workloads.Scaler> scalers) {
@@ -159,7 +214,7 @@ public final class WorkloadShapes {
     }
 
     /** A partial workload of {@code kind}: its metadata, and its pod template where {@code template} is not null. */
-    static HasMetadata partial(io.poolbudget.api.v1alpha1.WorkloadKind kind,
+    static HasMetadata partial(WorkloadKind kind,
             io.fabric8.kubernetes.api.model.ObjectMeta meta,
             PodTemplateSpec template) {
         return switch (kind) {

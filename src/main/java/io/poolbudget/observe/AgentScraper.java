@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.poolbudget.decide.AgentReport;
 import io.poolbudget.decide.LiveResize;
+import io.poolbudget.planning.Owner;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.net.ConnectException;
@@ -117,7 +118,7 @@ public final class AgentScraper implements AutoCloseable {
             }
             String uid = p.getMetadata().getUid();
             seen.add(uid);
-            Integer published = LiveResize.published(p.getMetadata(), new io.poolbudget.decide.Owner(key));
+            Integer published = LiveResize.published(p.getMetadata(), new Owner(key));
             Entry last = entries.get(uid);
             if (!due(last, published, now, readClosely.contains(uid))) {
                 continue;
@@ -189,8 +190,8 @@ public final class AgentScraper implements AutoCloseable {
     /** The key of the policy that published a live size to the pod (the first, where several did), or null. */
     static String liveKey(Pod p) {
         var annotations = p.getMetadata().getAnnotations();
-        return annotations == null ? null : annotations.keySet().stream().filter(k -> k.startsWith(LiveResize.PREFIX))
-                .map(k -> k.substring(LiveResize.PREFIX.length())).sorted().findFirst().orElse(null);
+        return annotations == null ? null : annotations.keySet().stream().filter(k -> k.startsWith(Owner.LIVE_PREFIX))
+                .map(k -> k.substring(Owner.LIVE_PREFIX.length())).sorted().findFirst().orElse(null);
     }
 
     /** Ready: the pod's app has started (its pools are built); until then no deadline runs for it. */

@@ -1,7 +1,5 @@
 package io.poolbudget.planning;
 
-import io.poolbudget.decide.Owner;
-
 import io.fabric8.kubernetes.api.model.Pod;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import java.util.ArrayList;
@@ -19,16 +17,18 @@ import java.util.stream.Collectors;
 public final class BudgetHoldings {
     private BudgetHoldings() {}
 
-    public static List<SharedBudgets.Holding> of(Collection<Pod> pods, Collection<PoolPolicy> policies) {
-        return of(pods, policies, uid -> null);
+    /**
+     * What a sized pod counts at, from its uid, the size it started with and the size published to it in resize mode
+     * Live (null where none was): in that mode what its agent confirmed, at max(old, new) while a change is in flight
+     * (the decision's {@code LiveResize.holding}, which reads the agents' reports).
+     */
+    @FunctionalInterface
+    public interface Held {
+        int size(String uid, int started, Integer published);
     }
 
-    /**
-     * As above, where a pod in resize mode Live counts at what its agent confirmed ({@code reports}, by pod uid), at
-     * max(old, new) while a change is in flight ({@link io.poolbudget.decide.LiveResize#held}).
-     */
-    public static List<SharedBudgets.Holding> of(Collection<Pod> pods, Collection<PoolPolicy> policies,
-            java.util.function.Function<String, io.poolbudget.decide.AgentReport> reports) {
+    /** The holdings of these pods, each counted at what {@code held} says it holds. */
+    public static List<SharedBudgets.Holding> of(Collection<Pod> pods, Collection<PoolPolicy> policies, Held held) {
         Map<String, PoolPolicy> byKey = policies.stream().collect(Collectors.toMap(
                 p -> SharedBudgets.namespaceOf(p) + "/" + Owner.of(p).key(), Function.identity(), (a, b) -> a));
         List<SharedBudgets.Holding> holdings = new ArrayList<>();
@@ -41,10 +41,9 @@ public final class BudgetHoldings {
                 String budget = Owner.annotation(meta, Owner.BUDGET_PREFIX + key);
                 PoolPolicy policy = byKey.get(meta.getNamespace() + "/" + key);
                 Integer size = number(Owner.annotation(meta, Owner.SIZE_PREFIX + key));
-                Integer published = number(Owner.annotation(meta, io.poolbudget.decide.LiveResize.PREFIX + key));
-                var report = meta.getUid() == null ? null : reports.apply(meta.getUid());
-                if (size != null && (published != null || report != null)) {
-                    size = io.poolbudget.decide.LiveResize.held(size, published, report);
+                Integer published = number(Owner.annotation(meta, Owner.LIVE_PREFIX + key));
+                if (size != null) {
+                    size = held.size(meta.getUid(), size, published);
                 }
                 if (size == null || budget == null && (policy == null || SharedBudgets.ref(policy) == null)) {
                     continue; // not a shared budget's pod (or a ConfigMap's label, which carries no size of its own)

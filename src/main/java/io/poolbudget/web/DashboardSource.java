@@ -25,9 +25,10 @@ import java.util.List;
  * same page as the leader; the dashboard never calls the API server per request.
  * <p>
  * Once this replica leads and the policy controller's caches are shared and listed ({@link SharedCaches}), the
- * dashboard reads the controller's policies and stops its own policy watch: every status write (about 5 KB, two per
- * scale event) then reaches this replica once, not twice, and one copy of every policy is cached, not two. A
- * replica that stops leading exits (LeaderElection), so those caches never go while the page reads them.
+ * dashboard reads the controller's policies and DatabaseBudgets and stops its own watches of them: every status write
+ * (a policy's about 5 KB, two per scale event) then reaches this replica once, not twice, and one copy of each is
+ * cached, not two. A replica that stops leading exits (LeaderElection), so those caches never go while the page reads
+ * them.
  */
 @ApplicationScoped
 public class DashboardSource {
@@ -81,16 +82,21 @@ public class DashboardSource {
             vertx.setPeriodic(1000, timer -> {
                 if (caches.synced()) { // this replica leads, and the controller has listed every policy
                     vertx.cancelTimer(timer);
-                    stopOwnPolicyWatch();
+                    stopOwnWatches();
                 }
             });
         }
     }
 
-    private void stopOwnPolicyWatch() {
+    private void stopOwnWatches() {
         var own = policies;
         policies = List.of();
         own.forEach(SharedIndexInformer::stop);
+        var ownBudgets = budgets;
+        budgets = null;
+        if (ownBudgets != null) {
+            ownBudgets.stop();
+        }
     }
 
     void stop(@Observes ShutdownEvent stop) {
@@ -103,9 +109,10 @@ public class DashboardSource {
 
     /** True once every cache has had its first list. */
     public boolean synced() {
-        var shared = budgets;
-        return (caches.synced() || policies.stream().allMatch(SharedIndexInformer::hasSynced))
-                && events.stream().allMatch(SharedIndexInformer::hasSynced) && (shared == null || shared.hasSynced());
+        var ownBudgets = budgets;
+        return (caches.synced() || policies.stream().allMatch(SharedIndexInformer::hasSynced)
+                && (ownBudgets == null || ownBudgets.hasSynced()))
+                && events.stream().allMatch(SharedIndexInformer::hasSynced);
     }
 
     /** The policies: the controller's once this replica leads and they are listed, else the dashboard's own. */
@@ -114,9 +121,16 @@ public class DashboardSource {
                 : policies.stream().flatMap(i -> i.getStore().list().stream()).toList();
     }
 
-    /** The DatabaseBudgets, where this installation shares budgets (none before their first list). */
+    /**
+     * The DatabaseBudgets, where this installation shares budgets (none before their first list): the controller's
+     * once this replica leads and they are listed, else the dashboard's own.
+     */
     public List<DatabaseBudget> budgets() {
-        return budgets == null ? List.of() : budgets.getStore().list();
+        if (caches.synced()) {
+            return caches.budgets();
+        }
+        var own = budgets;
+        return own == null ? List.of() : own.getStore().list();
     }
 
     public List<Event> events() {

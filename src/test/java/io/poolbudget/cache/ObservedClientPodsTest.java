@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.poolbudget.api.v1alpha1.ObservedStatus.ObservedClient;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.decide.ClusterView;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.planning.Owner;
 import io.poolbudget.decide.Passes;
 import io.poolbudget.decide.PolicyPassTest;
 import io.poolbudget.decide.SettledWorkloads;

@@ -1,7 +1,7 @@
 package io.poolbudget.cache;
 
-import io.poolbudget.decide.Injection;
-import io.poolbudget.decide.Owner;
+import io.poolbudget.decide.InjectionReads;
+import io.poolbudget.planning.Owner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -89,12 +89,12 @@ class PodSpecsTest {
         store.put(store.getKey(full), Serialization.clone(full));
         Pod kept = store.get("shop/orders-1");
         for (InjectionSpec spec : specs()) {
-            List<String> containers = Injection.containers(spec, full.getSpec());
-            assertThat(Injection.containers(spec, kept.getSpec())).isEqualTo(containers);
-            assertThat(Injection.podRevision(OWNER, spec, kept.getMetadata(), kept.getSpec(), containers))
-                    .isEqualTo(Injection.podRevision(OWNER, spec, full.getMetadata(), full.getSpec(), containers));
-            assertThat(Injection.heldSize(OWNER, spec, kept.getMetadata(), kept.getSpec(), containers))
-                    .isEqualTo(Injection.heldSize(OWNER, spec, full.getMetadata(), full.getSpec(), containers));
+            List<String> containers = InjectionReads.containers(spec, full.getSpec());
+            assertThat(InjectionReads.containers(spec, kept.getSpec())).isEqualTo(containers);
+            assertThat(InjectionReads.podRevision(OWNER, spec, kept.getMetadata(), kept.getSpec(), containers))
+                    .isEqualTo(InjectionReads.podRevision(OWNER, spec, full.getMetadata(), full.getSpec(), containers));
+            assertThat(InjectionReads.heldSize(OWNER, spec, kept.getMetadata(), kept.getSpec(), containers))
+                    .isEqualTo(InjectionReads.heldSize(OWNER, spec, full.getMetadata(), full.getSpec(), containers));
         }
         assertThat(kept.getStatus().getPodIP()).isEqualTo("10.0.0.7");
         assertThat(kept.getSpec().getVolumes()).isNullOrEmpty();
@@ -110,14 +110,14 @@ class PodSpecsTest {
 
     /** Everything the operator reads of a template for a policy's injection settings. */
     private static List<Object> reads(InjectionSpec spec, PodTemplateSpec template) {
-        List<String> containers = Injection.containers(spec, template.getSpec());
+        List<String> containers = InjectionReads.containers(spec, template.getSpec());
         List<Object> read = new ArrayList<>();
         read.add(containers);
-        read.add(Injection.revision(OWNER, spec, template, containers));
-        read.add(Injection.appliedSize(OWNER, spec, template, containers, null));
-        read.add(Injection.foreignValueFrom(OWNER, WorkloadKind.Deployment, "orders", spec, template.getSpec(),
+        read.add(InjectionReads.revision(OWNER, spec, template, containers));
+        read.add(InjectionReads.appliedSize(OWNER, spec, template, containers, null));
+        read.add(InjectionReads.foreignValueFrom(OWNER, WorkloadKind.Deployment, "orders", spec, template.getSpec(),
                 containers));
-        read.add(Injection.heldSize(OWNER, spec, template.getMetadata(), template.getSpec(), containers));
+        read.add(InjectionReads.heldSize(OWNER, spec, template.getMetadata(), template.getSpec(), containers));
         return read;
     }
 

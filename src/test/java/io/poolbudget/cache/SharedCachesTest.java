@@ -29,12 +29,12 @@ class SharedCachesTest {
         InformerWrappingEventSourceHealthIndicator<?> pods = () -> Map.of("", informer(podsListed::get));
         InformerWrappingEventSourceHealthIndicator<?> notStarted = Map::of;
 
-        caches.attach(List::of, List::of, List::of, List.of(policies, pods));
+        caches.attach(List::of, List::of, List::of, List::of, List.of(policies, pods));
         assertThat(caches.synced()).as("the pods' informer is still listing").isFalse();
         podsListed.set(true);
         assertThat(caches.synced()).isTrue();
 
-        caches.attach(List::of, List::of, List::of, List.of(policies, pods, notStarted));
+        caches.attach(List::of, List::of, List::of, List::of, List.of(policies, pods, notStarted));
         assertThat(caches.synced()).as("an informer not yet started has no indicator").isFalse();
     }
 
@@ -48,7 +48,7 @@ class SharedCachesTest {
             assertThat(SharedCaches.health(namespaces).informerHealthIndicators()).isEmpty();
 
             var caches = new SharedCaches(Constants.WATCH_ALL_NAMESPACES, true);
-            caches.attach(List::of, List::of, List::of, List.of(SharedCaches.health(namespaces)));
+            caches.attach(List::of, List::of, List::of, List::of, List.of(SharedCaches.health(namespaces)));
             assertThat(caches.synced()).isFalse();
         }
     }

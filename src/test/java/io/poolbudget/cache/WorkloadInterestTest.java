@@ -1,6 +1,6 @@
 package io.poolbudget.cache;
 
-import io.poolbudget.decide.Owner;
+import io.poolbudget.planning.Owner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import static io.poolbudget.decide.PolicyPassTest.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
 package io.poolbudget.decide;
 
+import io.poolbudget.planning.Owner;
 import io.poolbudget.status.Conditions;
 import io.poolbudget.status.StatusAggregator;
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.poolbudget.decide.AgentReport;
+import io.poolbudget.decide.LiveResize;
 import io.poolbudget.planning.BudgetHoldings;
 import java.net.ConnectException;
 import java.util.ArrayList;
@@ -196,9 +197,9 @@ class AgentScraperTest {
                 .withAnnotations(Map.of("pool-size.poolbudget.io/db", "10", "budget.poolbudget.io/db", "shared",
                         "live-size.poolbudget.io/db", "3"))
                 .endMetadata().build();
-        assertThat(BudgetHoldings.of(List.of(pod), List.of()).get(0).connections())
+        assertThat(BudgetHoldings.of(List.of(pod), List.of(), LiveResize.holding(uid -> null)).get(0).connections())
                 .as("no evidence yet: max(old, new)").isEqualTo(10);
-        assertThat(BudgetHoldings.of(List.of(pod), List.of(), uid -> new AgentReport(3, true, 3, 3, null, 0)).get(0)
-                .connections()).isEqualTo(3);
+        assertThat(BudgetHoldings.of(List.of(pod), List.of(),
+                LiveResize.holding(uid -> new AgentReport(3, true, 3, 3, null, 0))).get(0).connections()).isEqualTo(3);
     }
 }

@@ -1,9 +1,13 @@
-package io.poolbudget.decide;
+package io.poolbudget.planning;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.poolbudget.api.v1alpha1.WorkloadKind;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,6 +31,8 @@ public record Owner(String policy) {
      */
     public static final String BUDGET_PREFIX = "budget.poolbudget.io/";
     public static final String POOLS_PREFIX = "pools-per-pod.poolbudget.io/";
+    /** Resize mode Live: on a pod, the size published to it; on a workload, the size its pods are to hold. */
+    public static final String LIVE_PREFIX = "live-size.poolbudget.io/";
 
     public Owner {
         Objects.requireNonNull(policy, "policy");
@@ -98,6 +104,16 @@ public record Owner(String policy) {
             return name;
         }
         String head = name.substring(0, max - 13).replaceAll("[^A-Za-z0-9]+$", "");
-        return head + "-" + Injection.hash(name).substring(0, 12);
+        return head + "-" + hash(name).substring(0, 12);
+    }
+
+    /** The SHA-256 of the text, in hex: what shortens names and tells ConfigMap contents apart. */
+    public static String hash(String text) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 }

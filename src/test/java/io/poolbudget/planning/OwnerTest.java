@@ -1,4 +1,4 @@
-package io.poolbudget.decide;
+package io.poolbudget.planning;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
