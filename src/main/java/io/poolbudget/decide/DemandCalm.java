@@ -15,11 +15,12 @@ import java.util.function.Function;
  * <ul>
  * <li>The policy is <em>contended</em> while a target wants more than it has and may have more (its demand, rounded
  * up, above its size, and its size below its ceiling): callers wait for connections somewhere.
- * <li>While contended, a borrower whose latest sample fits in its nominal share (its load went elsewhere) has that
- * sample as its demand, not its smoothed demand: the smoothing keeps a quiet borrower's connections only while nobody
- * else needs them. A busy borrower whose watermark wobbles keeps its smoothed demand, so its size and status stay put. A workload whose load moved to another kept the
- * connections it borrowed for three periods while the new busy one waited (measured: 45 s to get them, 15 s now,
- * bounded by the agent's 10 s watermark and the once-a-period rise).
+ * <li>While contended, a target whose latest sample fits in its nominal share (a borrower whose load went elsewhere,
+ * a lender whose blip has passed) has that sample as its demand, not its smoothed demand: the smoothing keeps
+ * connections a target is not using only while nobody else needs them. A busy borrower whose watermark wobbles keeps
+ * its smoothed demand, so its size and status stay put; a lender's hold still keeps it from lending again soon. In the
+ * benchmark a workload whose load moved to another kept what it borrowed for three periods while the new busy one
+ * waited (45 s; 15 s with this rule, bounded by the agent's 10 s watermark and the once-a-period rise).
  * <li>While not contended, a target whose size changed less than a period ago keeps it rather than shrink as its
  * demand decays: at most one resize per target per period. No target rises while nothing is contended, so keeping a
  * size moves nothing else; the kept sizes are checked against the nominal sum all the same and dropped if they would
@@ -47,17 +48,15 @@ final class DemandCalm {
     }
 
     /**
-     * The targets with each borrower's (size above nominal) demand lowered to its latest sample where that is lower and
-     * fits in its nominal share;
+     * The targets with each one's demand lowered to its latest sample where that is lower and fits in its nominal share;
      * {@code demands} (smoothed, by id) is updated alike, so status and the next pass's smoothing start from it.
      */
-    static List<DemandTarget> borrowersAtTheirSample(List<DemandTarget> targets, Map<String, Double> samples,
+    static List<DemandTarget> atTheirSample(List<DemandTarget> targets, Map<String, Double> samples,
             Map<String, Double> demands) {
         List<DemandTarget> out = new ArrayList<>(targets.size());
         for (DemandTarget t : targets) {
             Double sample = samples.get(t.id());
-            if (t.current() > t.nominal() && t.demand() != null && sample != null && sample < t.demand()
-                    && sample <= t.nominal()) {
+            if (t.demand() != null && sample != null && sample < t.demand() && sample <= t.nominal()) {
                 demands.put(t.id(), sample);
                 out.add(new DemandTarget(t.id(), t.weight(), t.cost(), t.nominal(), t.minPoolSize(), t.maxPoolSize(),
                         sample, t.current(), t.mayRise()));

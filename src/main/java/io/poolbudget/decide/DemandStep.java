@@ -121,7 +121,7 @@ public final class DemandStep {
         }
         boolean contended = DemandCalm.contended(solving, lending);
         if (contended) {
-            solving = DemandCalm.borrowersAtTheirSample(solving, samples, smoothed);
+            solving = DemandCalm.atTheirSample(solving, samples, smoothed);
         }
         Map<String, DemandShare> shares = new HashMap<>();
         // each demand said as status shows it (rounded, kept within its band), so a steady load writes the same line

@@ -119,6 +119,21 @@ class DemandCalmTest {
                 .isEqualTo(List.of(2, 8, 2));
     }
 
+    @Test
+    void aLenderWhoseBlipHasPassedLendsAgainAtOnceWhileABorrowerWaits() {
+        var blip = pass(aBorrowsAll().state(), 12, 8, 6, 0);
+        assertThat(sizes(blip)).as("b takes its nominal back").isEqualTo(List.of(6, 4, 2));
+        var passed = pass(blip.state(), 23, 8, 2, 0);
+        assertThat(passed.rows().get("Deployment/b").allocation()).as("its hold over, at its watermark, not 3.9")
+                .startsWith("lends 2 of nominal 4 (demand 2 per pod");
+        assertThat(sizes(passed)).isEqualTo(List.of(8, 2, 2));
+        var busyB = pass(aBorrowsAll().state(), 12, 1, 6, 0);
+        assertThat(sizes(busyB)).as("a's load went elsewhere: b borrows").isEqualTo(List.of(2, 7, 2));
+        var calm = pass(busyB.state(), 23, 1, 2, 0);
+        assertThat(calm.rows().get("Deployment/b").size()).as("while nobody waits, smoothed (3.9): 4, not 2")
+                .isEqualTo(4);
+    }
+
     /**
      * Whatever the samples and the passes' timing, every pass fits the nominal sum and keeps each target within its
      * floor and ceiling.
