@@ -103,8 +103,10 @@ if [ $MODE = real ]; then
   t0=$SECONDS
   for _ in $(seq 120); do live_settled && break; sleep 0.5; done
   live_settled || die "the live resize did not settle within 60 s (kubectl get poolpolicy -n $NS app-db -o yaml; log $DEMO/operator.log)"
+  t1=$SECONDS
   hack/show-pools.sh "$NS" --wait-settled
-  echo "settled in $((SECONDS - t0)) s:"
+  echo "every pod's agent confirmed its new size in $((t1 - t0)) s; PostgreSQL's count matched the pools $((SECONDS - t0)) s after the change"
+  echo "(HikariCP opens the idle connections of a raised minimum at its next housekeeping run, every 30 s):"
   hack/show-pools.sh "$NS"
   after=$(pods_now)
   if [ "$before" = "$after" ]; then
