@@ -62,6 +62,9 @@ BRIDGE_IP=10.88.0.1
 FAKE_POD_CIDR=10.240.0.0/16
 PAUSE_IMAGE=registry.k8s.io/pause:3.10      # the real node's sandbox image, built by hack/images/base-images.sh
 
+# image_tag TAR: the name:tag a docker-archive tarball (build/images/*.tar) holds.
+image_tag() { tar -xOf "$1" manifest.json | sed -E 's/.*"RepoTags":\["([^"]*)".*/\1/'; }
+
 # Cluster identities: the demo cluster and the one `./mvnw verify` uses are separate,
 # so running the tests never tears down a demo someone is looking at.
 cluster_vars() {

@@ -16,6 +16,34 @@ FIXED_PATHS=(/run/containerd /var/lib/cni/results /var/lib/kubelet/device-plugin
 CGROUP_PARENT=poolbudget
 DROP_RULE=(FORWARD -s "$POD_CIDR" ! -d "$POD_CIDR" -m comment --comment poolbudget-node-stays-local -j DROP)
 
+# Where pods land. On the test cluster the real node is tainted poolbudget.io/real-node=true:NoSchedule: only the
+# E2E tier's pods, which select and tolerate it, run there, and the rest keep the fast fake nodes. On the demo
+# cluster it is the other way round, since the demo is for the user's own apps too: the real node takes any pod,
+# and the fake nodes carry KWOK's own taint kwok.x-k8s.io/node=fake:NoSchedule while the real node is joined, so a
+# pod that does not tolerate it never lands where no container runs. The ITs' cluster never has a real node.
+FAKE_TAINT_KEY=kwok.x-k8s.io/node
+node_real_taints() {
+  if [ "$CLUSTER_NAME" = poolbudget ]; then echo '[]'
+  else echo '[{key: poolbudget.io/real-node, value: "true", effect: NoSchedule}]'; fi
+}
+node_fake_nodes() { # every node but the real one
+  "$BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" --request-timeout=10s get nodes \
+    -o jsonpath='{range .items[*]}{.metadata.name}{"\n"}{end}' | grep -vx "$NODE_NAME" || true
+}
+node_taint_fakes() { # on|off: the demo cluster's fake nodes closed to pods without a toleration, or open again
+  local fakes k=("$BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" --request-timeout=10s)
+  fakes=$(node_fake_nodes)
+  [ -n "$fakes" ] || return 0
+  if [ "$1" = on ]; then
+    # shellcheck disable=SC2086
+    "${k[@]}" taint nodes $fakes "$FAKE_TAINT_KEY=fake:NoSchedule" --overwrite >/dev/null
+    "${k[@]}" taint nodes "$NODE_NAME" poolbudget.io/real-node:NoSchedule- >/dev/null 2>&1 || true  # an older registration's
+  else
+    # shellcheck disable=SC2086
+    "${k[@]}" taint nodes $fakes "$FAKE_TAINT_KEY:NoSchedule-" >/dev/null 2>&1 || true
+  fi
+}
+
 node_running() { [ -f "$NODE_DIR/pids/kubelet.pid" ] && kill -0 "$(cat "$NODE_DIR/pids/kubelet.pid")" 2>/dev/null; }
 
 # Processes of another container runtime or kubelet on this host (not this node's own), one a line.
@@ -158,7 +186,7 @@ maxPods: 60
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 evictionHard: {memory.available: "50Mi", nodefs.available: "1%", imagefs.available: "1%", nodefs.inodesFree: "1%"}
-registerWithTaints: [{key: poolbudget.io/real-node, value: "true", effect: NoSchedule}]
+registerWithTaints: $(node_real_taints)
 YAML
   cat > "$NODE_DIR/kube-proxy.yaml" <<YAML
 apiVersion: kubeproxy.config.k8s.io/v1alpha1

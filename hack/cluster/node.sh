@@ -6,8 +6,11 @@
 #   hack/cluster/node.sh down [--for-tests]   stop it and leave the host as it was
 #   hack/cluster/node.sh check                can this machine run containers? (cause and fix if not)
 #
-# All state lives under build/node. The node is tainted poolbudget.io/real-node=true:NoSchedule, so
-# only pods that tolerate it (and select it) land here; ITs keep the fast fake nodes. Needs root.
+# All state lives under build/node. Needs root. Where pods land (node-lib.sh, node_real_taints):
+#   on the test cluster, the node is tainted poolbudget.io/real-node=true:NoSchedule: only the E2E tier's pods, which
+#   tolerate it (and select it), land here; the rest keep the fast fake nodes;
+#   on the demo cluster, any pod lands here, and the fake nodes are tainted kwok.x-k8s.io/node=fake:NoSchedule
+#   while the node is joined, so a user's own Deployment runs for real without a selector or a toleration.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$CLUSTER_SRC/node-lib.sh"
@@ -21,6 +24,8 @@ case "${1:-}" in ""|--for-tests) ;; *) die "unknown argument '$1'. Usage: hack/c
 cluster_vars "${1:-}"
 
 if [ "$cmd" = down ]; then
+  # the demo cluster's fake nodes take pods again (when the cluster still answers; down.sh deletes it next anyway)
+  [ "$CLUSTER_NAME" != poolbudget ] || [ ! -f "$KUBECONFIG_OUT" ] || node_taint_fakes off
   node_down
   exit 0
 fi
@@ -32,13 +37,19 @@ if [ -f "$NODE_DIR/cluster" ] && [ "$(cat "$NODE_DIR/cluster")" != "$CLUSTER_NAM
 fi
 if node_running && "$BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" get node "$NODE_NAME" >/dev/null 2>&1; then
   log "real node '$NODE_NAME' is already running"
+  [ "$CLUSTER_NAME" != poolbudget ] || node_taint_fakes on
   node_import_images
   exit 0
 fi
 node_down >/dev/null 2>&1 || true
 t0=$SECONDS
 node_start
+[ "$CLUSTER_NAME" != poolbudget ] || node_taint_fakes on
 node_import_images
 log "real node '$NODE_NAME' is Ready in $((SECONDS - t0))s (pods: 10.88.0.0/16 on bridge $BRIDGE, gateway $BRIDGE_IP)"
-log "  pods land on it with: nodeSelector {poolbudget.io/real-node: \"true\"} and a toleration for the taint of that name"
+if [ "$CLUSTER_NAME" = poolbudget ]; then
+  log "  every pod lands on it; the fake nodes take only pods that tolerate the taint $FAKE_TAINT_KEY=fake:NoSchedule"
+else
+  log "  pods land on it with: nodeSelector {poolbudget.io/real-node: \"true\"} and a toleration for the taint of that name"
+fi
 log "  stop it: hack/cluster/node.sh down ${1:-} (down.sh does this too)"

@@ -10,6 +10,9 @@ set -euo pipefail
 source "$(dirname "$0")/../cluster/lib.sh"
 OUT="$BUILD_AREA/images"
 mkdir -p "$OUT/base"
+# One at a time: the demo builds the images beside the real node's start, and both want these tarballs.
+exec 8>"$OUT/base/.lock"
+flock 8
 
 source "$(dirname "$0")/archive.sh"
 

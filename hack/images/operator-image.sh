@@ -20,5 +20,5 @@ if [ "${1:-}" = --force ] || [ ! -s "$tar" ] ||
     -Dquarkus.jib.docker-executable-name="$ROOT/hack/images/docker-to-tar" \
     -Dquarkus.jib.docker-environment.POOLBUDGET_IMAGE_TAR="$tar"
   [ -s "$tar" ] || die "the build did not hand an image to hack/images/docker-to-tar"
-  log "built $tar ($(tar -xOf "$tar" manifest.json | sed -E 's/.*"RepoTags":\["([^"]*)".*/\1/'), $(du -m "$tar" | cut -f1) MB)"
+  log "built $tar ($(image_tag "$tar"), $(du -m "$tar" | cut -f1) MB)"
 fi
