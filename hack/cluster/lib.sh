@@ -60,6 +60,7 @@ SERVICE_IP=10.0.0.1                      # the `kubernetes` Service
 POD_CIDR=10.88.0.0/16
 BRIDGE_IP=10.88.0.1
 FAKE_POD_CIDR=10.240.0.0/16
+FAKE_NODE_POD_CIDR=10.240.0.0/24                # the first fake node's; the i-th node's is the i-th /24 after it
 PAUSE_IMAGE=registry.k8s.io/pause:3.10      # the real node's sandbox image, built by hack/images/base-images.sh
 
 # image_tag TAR: the name:tag a docker-archive tarball (build/images/*.tar) holds.

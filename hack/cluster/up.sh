@@ -24,6 +24,8 @@ cluster_vars "$which"
 # Say now, not after the control plane is up, when this machine cannot run the real node.
 [ -z "$real" ] || ( source "$CLUSTER_SRC/node-lib.sh"; node_preflight )
 NODES=${POOLBUDGET_NODES:-3}
+[[ "$NODES" =~ ^[1-9][0-9]*$ ]] && [ "$NODES" -le 256 ] ||
+  die "POOLBUDGET_NODES=$NODES: give 1 to 256 fake nodes (each takes a /24 of $FAKE_POD_CIDR for its pods)"
 
 "$CLUSTER_SRC/build.sh" >/dev/null
 KUBECTL=("$BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" --request-timeout=5s)
@@ -120,8 +122,10 @@ if ! KWOK_KUBE_VERSION="$K8S_VERSION" KWOK_KUBECTL_BINARY="$BIN/kubectl" timeout
   die "the cluster did not start (output above; full log $BUILD_AREA/cluster/${CLUSTER_NAME}-create.log). If a port is named, free it; otherwise hack/cluster/build.sh --rebuild and try again."
 fi
 
+# Each fake node's pod range is a /24 of FAKE_POD_CIDR, the i-th node's the i-th (KWOK's node template would give 10.0.<i>.0/24, which overlaps
+# the Service range: a fake pod had the `kubernetes` Service's address)
 KWOK_KUBE_VERSION="$K8S_VERSION" timeout 60 "$BIN/kwokctl" scale node --name "$CLUSTER_NAME" --replicas "$NODES" \
-    >>"$BUILD_AREA/cluster/${CLUSTER_NAME}-create.log" 2>&1 ||
+    --param ".podCIDRs=[\"$FAKE_NODE_POD_CIDR\"]" >>"$BUILD_AREA/cluster/${CLUSTER_NAME}-create.log" 2>&1 ||
   die "could not create the KWOK nodes (see: $BIN/kwokctl logs kwok-controller --name $CLUSTER_NAME)"
 "$BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" wait --for=condition=Ready node --all --timeout=60s >/dev/null ||
   die "the KWOK nodes did not turn Ready within 60s (see: $BIN/kwokctl logs kwok-controller --name $CLUSTER_NAME)"
