@@ -92,11 +92,13 @@ class CalibrateE2E {
         int apart = Math.abs(index(calibrated) - index(pgbenchKnee));
         assertThat(apart).as("levels between calibrate's knee (%d) and pgbench's (%d)", calibrated, pgbenchKnee)
                 .isLessThanOrEqualTo(1);
-        // within the same noise: a level measured 20 % low against the best measured 20 % high is 0.8 / 1.2 of it; a
-        // knee really off by more sits far below (pgbench at 32 connections: about a third of its best). Two runs of
-        // this test measured 69.8 % and 66 % at a knee one level from pgbench's, inside that noise
+        // a knee one level from pgbench's measured 69.8 %, 66 %, 63 % and 62 % of pgbench's best (its best of two
+        // sweeps, so its own noise is on the high side), while a knee off by three levels or more sits far below it
+        // (pgbench at 16 and 32 connections: 44 % and 35 % in the run that measured 62 %). Half the best tells them
+        // apart with room on both sides; two levels off is the assertion above's to catch. (0.8 / 1.2 × 0.95 = 63 %
+        // failed twice at a knee one level off: 4909 and 4754 TPS against a best of about 7700.)
         assertThat(atCalibrated.tps()).as("pgbench's throughput at calibrate's knee")
-                .isGreaterThanOrEqualTo(0.8 / 1.2 * best.tps() * 0.95);
+                .isGreaterThanOrEqualTo(0.5 * best.tps());
     }
 
     /**
