@@ -68,11 +68,11 @@ final class DemandCalm {
     }
 
     /**
-     * The solved shares with every shrink of a target that changed less than a period ago ({@code changedAtMs} by id,
-     * epoch ms) undone, unless the kept sizes would exceed the nominal sum; call only while not contended.
+     * The solved shares with every shrink of a target that changed less than a period ago (as its track in
+     * {@code before} says) undone, unless the kept sizes would exceed the nominal sum; call only while not contended.
      */
     static List<DemandShare> keepRecentSizes(List<DemandTarget> targets, List<DemandShare> solved,
-            Map<String, Long> changedAtMs, long nowMs, long periodMs, Function<DemandTarget, String> demandSaid) {
+            DemandState before, long nowMs, long periodMs, Function<DemandTarget, String> demandSaid) {
         List<DemandShare> out = new ArrayList<>(solved);
         long nominal = 0;
         long given = 0;
@@ -80,9 +80,9 @@ final class DemandCalm {
         for (int i = 0; i < targets.size(); i++) {
             DemandTarget t = targets.get(i);
             DemandShare s = solved.get(i);
-            Long changed = changedAtMs.get(t.id());
-            if (s.size() < t.current() && t.current() <= s.ceiling() && changed != null && changed > 0
-                    && nowMs - changed < periodMs
+            DemandState.Track prev = before.of(t.id());
+            long changed = prev == null ? 0 : prev.changedAtMs();
+            if (s.size() < t.current() && t.current() <= s.ceiling() && changed > 0 && nowMs - changed < periodMs
                     && t.demand() != null) {
                 s = new DemandShare(s.id(), s.nominal(), s.floor(), s.ceiling(), t.current(), s.demand(),
                         String.format(KEPT, t.current(), t.nominal(), "demand " + demandSaid.apply(t) + " per pod"));

@@ -92,7 +92,6 @@ public final class DemandStep {
         long nowMs = now.toEpochMilli();
         Map<String, Double> smoothed = new HashMap<>();
         Map<String, Double> samples = new HashMap<>();
-        Map<String, Long> changedAt = new HashMap<>();
         List<DemandTarget> solving = new ArrayList<>();
         for (Target t : targets) {
             DemandState.Track prev = before.of(t.id());
@@ -102,7 +101,6 @@ public final class DemandStep {
                     t.allocation().peak().target().maxPoolSize(), lending);
             Double sample = t.sample() == null ? null : Math.min(ceiling, Math.max(0, t.sample()));
             samples.put(t.id(), sample);
-            changedAt.put(t.id(), prev == null ? 0L : prev.changedAtMs());
             Double d = sample == null ? null : DemandSignal.smooth(prev == null ? null : prev.demand(), sample,
                     prev == null ? 0 : Math.max(0, nowMs - prev.atMs()) / 1000.0,
                     HALF_LIFE_PERIODS * periodMs / 1000.0);
@@ -128,7 +126,7 @@ public final class DemandStep {
         Function<DemandTarget, String> said = d -> String.valueOf(shown(smoothed.get(d.id()), before.of(d.id())));
         List<DemandShare> solution = DemandSolver.solve(solving, lending, said);
         if (!contended) {
-            solution = DemandCalm.keepRecentSizes(solving, solution, changedAt, nowMs, periodMs, said);
+            solution = DemandCalm.keepRecentSizes(solving, solution, before, nowMs, periodMs, said);
         }
         String over = guard(solving, solution, shares);
         Map<String, Row> rows = new LinkedHashMap<>();
@@ -141,11 +139,11 @@ public final class DemandStep {
             int nominal = t.allocation().poolSize();
             DemandShare share = shares.get(t.id());
             int solved = share == null ? nominal : share.size();
+            int last = last(prev, mode, t);
             String why = share == null ? KEEPS + ": its pods do not resize live (" + t.notLive() + ")"
                     : over != null ? KEEPS + ": " + over : share.explanation()
-                            + (LendingHold.holds(prev, nowMs) && solved == Math.min(nominal, last(prev, mode, t))
+                            + (LendingHold.holds(prev, nowMs) && solved == Math.min(nominal, last)
                                     ? "; " + LendingHold.HELD : "");
-            int last = last(prev, mode, t);
             long roseAt = share != null && solved > last ? nowMs : prev == null ? 0 : prev.roseAtMs();
             Integer announced = null;
             Row row;
