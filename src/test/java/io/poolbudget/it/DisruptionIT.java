@@ -179,7 +179,7 @@ class DisruptionIT extends OperatorTestBase {
     }
 
     private void cordon(String node, boolean unschedulable) {
-        client.nodes().withName(node).edit(n -> {
+        editRetrying(client.nodes().withName(node), n -> {
             n.getSpec().setUnschedulable(unschedulable ? Boolean.TRUE : null);
             return n;
         });
@@ -214,7 +214,7 @@ class DisruptionIT extends OperatorTestBase {
         assertThat(d.atEvents()).as("most the pods held at a pod event").isLessThanOrEqualTo(BUDGET);
         assertThat(d.every100ms()).as("most the pods held in a sample every 100 ms").isLessThanOrEqualTo(BUDGET);
         // a change to the budget plans again: half of 6 may now go at once
-        client.policy().v1().podDisruptionBudget().inNamespace(ns).withName("a").edit(b -> {
+        editRetrying(client.policy().v1().podDisruptionBudget().inNamespace(ns).withName("a"), b -> {
             b.getSpec().setMaxUnavailable(new IntOrString("50%"));
             return b;
         });
@@ -260,8 +260,8 @@ class DisruptionIT extends OperatorTestBase {
                 d.getSpec().setPaused(true);
                 return d;
             });
-            client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName("web")
-                    .edit(h -> {
+            editRetrying(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName("web"),
+                    h -> {
                         h.getSpec().setMaxReplicas(3);
                         return h;
                     });

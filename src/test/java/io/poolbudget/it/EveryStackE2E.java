@@ -100,7 +100,7 @@ class EveryStackE2E extends OperatorTestBase {
 
     /** The user's edit: read the operator's ConfigMap, and refer to its keys where the stack reads its size. */
     private void readTheOperatorsValues(String name, boolean jvm) {
-        client.apps().deployments().inNamespace(ns).withName(name).edit(d -> {
+        editDeployment(name, d -> {
             // node-postgres takes no size from its URL: its own variable refers to the operator's
             Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
             c.setEnvFrom(List.of(new EnvFromSourceBuilder().withNewConfigMapRef()

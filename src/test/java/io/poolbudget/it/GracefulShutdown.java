@@ -82,10 +82,11 @@ final class GracefulShutdown {
         }
         timer.schedule(() -> {
             try {
-                client.pods().inNamespace(meta.getNamespace()).withName(meta.getName()).edit(p -> {
-                    p.getMetadata().getFinalizers().remove(FINALIZER);
-                    return p;
-                });
+                OperatorTestBase.editRetrying(client.pods().inNamespace(meta.getNamespace()).withName(meta.getName()),
+                        p -> {
+                            p.getMetadata().getFinalizers().remove(FINALIZER);
+                            return p;
+                        });
             } catch (KubernetesClientException gone) {
                 // already released, or gone
             }

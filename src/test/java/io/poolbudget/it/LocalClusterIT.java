@@ -76,7 +76,7 @@ class LocalClusterIT {
             @Override
             public void onClose(WatcherException cause) {}
         })) {
-            deployments.withName("web").edit(d -> {
+            OperatorTestBase.editRetrying(deployments.withName("web"), d -> {
                 d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
                         .add(new EnvVar("HIKARI_MAXIMUM_POOL_SIZE", "4", null));
                 return d;

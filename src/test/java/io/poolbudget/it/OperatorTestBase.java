@@ -78,14 +78,16 @@ abstract class OperatorTestBase {
     }
 
     /**
-     * A read-modify-write of a Deployment, done again on a conflict (client-go's RetryOnConflict): during a rollout the
-     * controller updates the Deployment's status between our read and our write, and the API server refuses the stale
-     * write with 409. Anything but a conflict, or a fifth conflict in a row, fails the test.
+     * A read-modify-write done again on a conflict (client-go's RetryOnConflict): a controller updates the object's
+     * status between our read and our write (the Deployment controller during a rollout, the disruption controller a
+     * PodDisruptionBudget's, the HPA controller an HPA's, KWOK a node's), and the API server refuses the stale write
+     * with 409. Anything but a conflict, or a fifth conflict in a row, fails the test.
      */
-    void editDeployment(String deployment, java.util.function.UnaryOperator<Deployment> change) {
+    static <T extends io.fabric8.kubernetes.api.model.HasMetadata> void editRetrying(
+            io.fabric8.kubernetes.client.dsl.Resource<T> resource, java.util.function.UnaryOperator<T> change) {
         for (int attempt = 1;; attempt++) {
             try {
-                client.apps().deployments().inNamespace(ns).withName(deployment).edit(change);
+                resource.edit(change);
                 return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409 || attempt == 5) {
@@ -93,6 +95,10 @@ abstract class OperatorTestBase {
                 }
             }
         }
+    }
+
+    void editDeployment(String deployment, java.util.function.UnaryOperator<Deployment> change) {
+        editRetrying(client.apps().deployments().inNamespace(ns).withName(deployment), change);
     }
 
     /**

@@ -218,7 +218,7 @@ class RealPoolsE2E extends OperatorTestBase {
     }
 
     private void setHpa(String name, int min, int max) {
-        client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName(name).edit(h -> {
+        editRetrying(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName(name), h -> {
             h.getSpec().setMinReplicas(min);
             h.getSpec().setMaxReplicas(max);
             return h;
