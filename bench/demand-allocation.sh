@@ -13,7 +13,7 @@
 #     first; or --busy-rate R req/s)  --quiet-rate R (20 req/s)  --phase-seconds N (60)
 #     --query SQL (SELECT pg_sleep(0.004))  --connection-timeout-ms N (2000)  --period-seconds N (10)
 #     --sweep-seconds N (30: each static split's fresh run of a phase)  --lendable-percent N (50)  --borrowing-limit-percent N (100)
-#     --strategies equal,oracle,late,demand (late: the oracle's splits 1 s into each phase)  --out DIR (bench/results)
+#     --strategies equal,oracle,late,demand (late: the oracle's splits 200 ms into each phase)  --out DIR (bench/results)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! (exec 3<>/dev/tcp/127.0.0.1/5435) 2>/dev/null; then

@@ -9,10 +9,17 @@ package io.poolbudget.decide;
  * deadline after which its workload takes the size by a rollout. {@code pools}: how many pools it found (null where
  * it did not say). {@code demand}: the pod's demand for connections, the highest sum over its pools of connections in use
  * plus callers waiting for one, sampled ten times a second over the agent's last 10 s (null where the agent did not
- * report it: an older agent, a pool that cannot say what it has in use).
+ * report it: an older agent, a pool that cannot say what it has in use). {@code recent}: the highest of those samples
+ * in the agent's current and previous second (what the pod wants now; null where not said).
  */
 public record AgentReport(Integer published, boolean confirmed, int holds, Integer lastConfirmed, String problem,
-        long since, Integer pools, Integer demand) {
+        long since, Integer pools, Integer demand, Integer recent) {
+    /** A report that does not say the pod's recent demand. */
+    public AgentReport(Integer published, boolean confirmed, int holds, Integer lastConfirmed, String problem,
+            long since, Integer pools, Integer demand) {
+        this(published, confirmed, holds, lastConfirmed, problem, since, pools, demand, null);
+    }
+
     /** A report that does not say how many pools the agent found. */
     public AgentReport(Integer published, boolean confirmed, int holds, Integer lastConfirmed, String problem,
             long since) {
@@ -25,10 +32,10 @@ public record AgentReport(Integer published, boolean confirmed, int holds, Integ
         this(published, confirmed, holds, lastConfirmed, problem, since, pools, null);
     }
 
-    /** The same report without its demand: what changes when the pod's load does, not its sizing. */
+    /** The same report without its demand (either): what changes when the pod's load does, not its sizing. */
     public AgentReport withoutDemand() {
-        return demand == null ? this : new AgentReport(published, confirmed, holds, lastConfirmed, problem, since,
-                pools, null);
+        return demand == null && recent == null ? this
+                : new AgentReport(published, confirmed, holds, lastConfirmed, problem, since, pools, null, null);
     }
 
     /** A read that timed out or failed on the way: the agent may answer next time (a pause of the pod's JVM). */

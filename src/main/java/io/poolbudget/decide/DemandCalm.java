@@ -15,12 +15,14 @@ import java.util.function.Function;
  * <ul>
  * <li>The policy is <em>contended</em> while a target wants more than it has and may have more (its demand, rounded
  * up, above its size, and its size below its ceiling): callers wait for connections somewhere.
- * <li>While contended, a target whose latest sample fits in its nominal share (a borrower whose load went elsewhere,
- * a lender whose blip has passed) has that sample as its demand, not its smoothed demand: the smoothing keeps
- * connections a target is not using only while nobody else needs them. A busy borrower whose watermark wobbles keeps
- * its smoothed demand, so its size and status stay put; a lender's hold still keeps it from lending again soon. In the
- * benchmark a workload whose load moved to another kept what it borrowed for three periods while the new busy one
- * waited (45 s; 15 s with this rule, bounded by the agent's 10 s watermark and the once-a-period rise).
+ * <li>While contended, a target whose recent demand fits in its nominal share (a borrower whose load went elsewhere,
+ * a lender whose blip has passed) has it as its demand, not its smoothed demand: the smoothing keeps connections a
+ * target is not using only while nobody else needs them. Recent: the agents' high of their last two seconds, where
+ * they say it, else the latest sample (the 10 s high, which still holds a load that ended). A busy borrower whose
+ * watermark wobbles keeps its smoothed demand, so its size and status stay put; a lender's hold still keeps it from
+ * lending again soon. In the benchmark a workload whose load moved to another kept what it borrowed for three periods
+ * while the new busy one waited (45 s; 15 s with the latest sample, bounded by the agent's 10 s high and the
+ * once-a-period rise; 5 s with the recent demand and a take-back that is not the period's rise).
  * <li>While not contended, a target whose size changed less than a period ago keeps it rather than shrink as its
  * demand decays: at most one resize per target per period. No target rises while nothing is contended, so keeping a
  * size moves nothing else; the kept sizes are checked against the nominal sum all the same and dropped if they would
@@ -48,7 +50,8 @@ final class DemandCalm {
     }
 
     /**
-     * The targets with each one's demand lowered to its latest sample where that is lower and fits in its nominal share;
+     * The targets with each one's demand lowered to its recent one ({@code samples}, by id) where that is lower and fits
+     * in its nominal share;
      * {@code demands} (smoothed, by id) is updated alike, so status and the next pass's smoothing start from it.
      */
     static List<DemandTarget> atTheirSample(List<DemandTarget> targets, Map<String, Double> samples,

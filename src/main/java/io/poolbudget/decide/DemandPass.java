@@ -29,23 +29,22 @@ final class DemandPass {
         for (Sized s : sized) {
             var sample = DemandSamples.of(view, s.workload(), in);
             targets.add(new DemandStep.Target(s.workload().id(), s.allocation(), notLive(s), s.state().applied(),
-                    sample.perPod(), sample.source()));
+                    sample.perPod(), sample.source(), sample.recent()));
         }
         var result = DemandStep.decide(spec, targets, in.state(), now);
         sized.replaceAll(s -> s.sizedAt(result.size(s.workload().id(), s.allocation().poolSize())));
-        return result.withReadClosely(lent(view, sized, result));
+        return result.withReadClosely(watched(view, sized, result));
     }
 
     /**
-     * The pods of the targets that lend (mode Demand, a size below the nominal one): their agents are read every second
-     * rather than every 10 s, so that a lender whose load returns is seen starving within a second, however quiet it
-     * was (a saturated pod is read every second anyway).
+     * The pods of the targets whose sizes follow demand (mode Demand): their agents are watched (AgentScraper), so that
+     * a pod that starts to starve is seen within the agent's sample, however quiet it was: a lender whose load returns
+     * takes its share back, and a target at its nominal share whose load grows borrows, without waiting for a read.
      */
-    static java.util.Set<String> lent(ClusterView view, List<Sized> sized, DemandStep.Result result) {
+    static java.util.Set<String> watched(ClusterView view, List<Sized> sized, DemandStep.Result result) {
         java.util.Set<String> uids = new java.util.HashSet<>();
         for (Sized s : sized) {
-            var row = result.rows().get(s.workload().id());
-            if (result.moves(s.workload().id()) && row != null && row.size() < row.nominal()) {
+            if (result.moves(s.workload().id())) {
                 view.pods(s.workload()).forEach(p -> uids.add(p.getMetadata().getUid()));
             }
         }

@@ -17,25 +17,33 @@ import java.util.List;
 final class DemandSamples {
     private DemandSamples() {}
 
-    /** A sample per pod and its source ({@link DemandStep#AGENT} or {@link DemandStep#DATABASE}); null: none. */
-    record Sample(Double perPod, String source) {
-        static final Sample NONE = new Sample(null, null);
+    /**
+     * A sample per pod and its source ({@link DemandStep#AGENT} or {@link DemandStep#DATABASE}); null: none.
+     * {@code recent}: the agents' recent demand per pod, where every pod that reports a demand says it (else null).
+     */
+    record Sample(Double perPod, String source, Double recent) {
+        static final Sample NONE = new Sample(null, null, null);
     }
 
     static Sample of(ClusterView view, Workload w, DemandInput in) {
         List<Pod> running = view.podsOf(w).stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
                 .toList();
         long sum = 0;
+        long recent = 0;
         int reporting = 0;
+        boolean allRecent = true;
         for (Pod p : running) {
             AgentReport r = view.report(p);
             if (r != null && r.demand() != null) {
                 sum += r.demand();
                 reporting++;
+                allRecent &= r.recent() != null;
+                recent += r.recent() == null ? 0 : r.recent();
             }
         }
         if (reporting > 0) {
-            return new Sample((double) sum / reporting, DemandStep.AGENT);
+            return new Sample((double) sum / reporting, DemandStep.AGENT,
+                    allRecent ? (double) recent / reporting : null);
         }
         if (running.isEmpty() || in.inUseByAddress().isEmpty()) {
             return Sample.NONE;
@@ -43,6 +51,6 @@ final class DemandSamples {
         // the database sees only connections in use, not callers waiting for one: said in demandSource
         long inUse = view.podIps(w, in.clientPods()).stream()
                 .mapToLong(ip -> in.inUseByAddress().getOrDefault(ip, 0L)).sum();
-        return new Sample((double) inUse / running.size(), DemandStep.DATABASE);
+        return new Sample((double) inUse / running.size(), DemandStep.DATABASE, null);
     }
 }

@@ -42,10 +42,17 @@ public final class DemandStep {
 
     /**
      * One target as the pass sees it: its plan by weights, why its pods do not resize live (null: they do), the size in
-     * force (null: none written yet), its demand sample per pod (null: none) and where the sample comes from.
+     * force (null: none written yet), its demand sample per pod (null: none), where the sample comes from, and its
+     * recent demand per pod (the agents' last two seconds; null: not said, the sample stands for it).
      */
     public record Target(String id, TargetAllocation allocation, String notLive, Integer applied, Double sample,
-            String source) {}
+            String source, Double recent) {
+        /** A target whose recent demand is not said. */
+        public Target(String id, TargetAllocation allocation, String notLive, Integer applied, Double sample,
+                String source) {
+            this(id, allocation, notLive, applied, sample, source, null);
+        }
+    }
 
     /**
      * A target's status fields: demand per pod rounded up, its source, its nominal size, the size it takes now, the size
@@ -55,7 +62,8 @@ public final class DemandStep {
 
     /**
      * Rows by target id; the targets solved; the new state; the AllocationRecommended Events to say; when to solve again;
-     * the pods whose agents are read every second (uids: those of targets lending, see {@link DemandPass#lent}).
+     * the pods whose agents are watched (uids: those of targets whose sizes follow demand, see
+     * {@link DemandPass#watched}).
      */
     public record Result(AllocationMode mode, Map<String, Row> rows, java.util.Set<String> solved, DemandState state,
             List<String> recommendations, Duration period, java.util.Set<String> readClosely) {
@@ -92,6 +100,7 @@ public final class DemandStep {
         long nowMs = now.toEpochMilli();
         Map<String, Double> smoothed = new HashMap<>();
         Map<String, Double> samples = new HashMap<>();
+        Map<String, Double> recent = new HashMap<>();
         List<DemandTarget> solving = new ArrayList<>();
         for (Target t : targets) {
             DemandState.Track prev = before.of(t.id());
@@ -101,6 +110,8 @@ public final class DemandStep {
                     t.allocation().peak().target().maxPoolSize(), lending);
             Double sample = t.sample() == null ? null : Math.min(ceiling, Math.max(0, t.sample()));
             samples.put(t.id(), sample);
+            recent.put(t.id(), t.recent() == null || sample == null ? sample
+                    : Double.valueOf(Math.min(sample, Math.max(0, t.recent()))));
             Double d = sample == null ? null : DemandSignal.smooth(prev == null ? null : prev.demand(), sample,
                     prev == null ? 0 : Math.max(0, nowMs - prev.atMs()) / 1000.0,
                     HALF_LIFE_PERIODS * periodMs / 1000.0);
@@ -119,7 +130,7 @@ public final class DemandStep {
         }
         boolean contended = DemandCalm.contended(solving, lending);
         if (contended) {
-            solving = DemandCalm.atTheirSample(solving, samples, smoothed);
+            solving = DemandCalm.atTheirSample(solving, recent, smoothed);
         }
         Map<String, DemandShare> shares = new HashMap<>();
         // each demand said as status shows it (rounded, kept within its band), so a steady load writes the same line
@@ -144,7 +155,9 @@ public final class DemandStep {
                     : over != null ? KEEPS + ": " + over : share.explanation()
                             + (LendingHold.holds(prev, nowMs) && solved == Math.min(nominal, last)
                                     ? "; " + LendingHold.HELD : "");
-            long roseAt = share != null && solved > last ? nowMs : prev == null ? 0 : prev.roseAtMs();
+            // a take-back up to the nominal share is the target's guarantee, not the period's one rise above it
+            long roseAt = share != null && solved > last && solved > nominal ? nowMs
+                    : prev == null ? 0 : prev.roseAtMs();
             Integer announced = null;
             Row row;
             if (mode == AllocationMode.Demand) {

@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -37,15 +38,25 @@ import org.jboss.logging.Logger;
  * Resize mode Live: asks the agent in each pod the operator published a live size to what it applied ({@code GET
  * http://<pod IP>:9477/}, read-only; the pods write nothing anywhere and need no permission). Once a second while a
  * pod has not confirmed the size published to it, is saturated (its demand at least that size) or belongs to a target
- * that lends connections ({@link #readClosely}), every 10 s otherwise (the agent's demand is the high of its last 10 s, so no burst falls between two reads). Keeps each pod's
- * last report (by uid) for the passes to read, outside the reconcile, and wakes a pod's policy when its report
- * changes other than in its demand, or when the pod starts to starve ({@link #wakes}).
+ * that lends connections ({@link #readClosely}), every 10 s otherwise (the agent's demand is the high of its last 10 s,
+ * so no burst falls between two reads). A saturated or watched pod ({@link #readClosely}: the pods of targets whose
+ * sizes follow demand) that does not starve is watched instead ({@link #watches}): its agent is asked to answer when
+ * the pod starts to starve, its size changes, or after {@link #WATCH_MS} ({@code GET /?over=<its size>&waitMs=5000}),
+ * and asked again as soon as it answers, so the operator hears of a starving pod within the agent's sample (100 ms),
+ * not at its next read. An agent that does not know the question answers at once, as to a plain read, and is asked
+ * again at the next tick. Keeps each pod's last report (by uid) for the passes to read, outside the reconcile, and
+ * wakes a pod's policy when its report changes other than in its demand, or when the pod starts to starve
+ * ({@link #wakes}).
  */
 @Singleton
 public final class AgentScraper implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(AgentScraper.class);
     static final long CONFIRMED_EVERY_MS = 10_000;
     private static final Duration TIMEOUT = Duration.ofMillis(1500);
+    /** The longest an agent is asked to wait for its pod to starve (or its size to change) before it answers. */
+    static final long WATCH_MS = 5_000;
+    /** A watch answered sooner than this was not waited on (an agent that does not know the question). */
+    private static final long ANSWERED_AT_ONCE_NS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -59,18 +70,22 @@ public final class AgentScraper implements AutoCloseable {
     private final Map<String, Set<String>> closely = new ConcurrentHashMap<>();
     private volatile Set<String> readClosely = Set.of();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
-    /** Asks one agent: its status address in, the answer's body out (or the error the call failed with). */
-    private final Function<URI, CompletableFuture<String>> ask;
+    /** Asks one agent: its status address and a time-out in, the answer's body out (or the error it failed with). */
+    private final BiFunction<URI, Duration, CompletableFuture<String>> ask;
+    /** The pods whose agents are answering when they starve ({@link #watches}); not asked again until they answer. */
+    private final Set<String> watching = ConcurrentHashMap.newKeySet();
     private ScheduledExecutorService timer;
+    private volatile long lastNow;
+    private volatile boolean closed;
 
     public AgentScraper() {
-        this.ask = uri -> http.sendAsync(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
+        this.ask = (uri, timeout) -> http.sendAsync(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).thenApply(HttpResponse::body);
     }
 
     /** Agents that answer as {@code ask} does (tests). */
     AgentScraper(Function<URI, CompletableFuture<String>> ask) {
-        this.ask = ask;
+        this.ask = (uri, timeout) -> ask.apply(uri);
     }
 
     /**
@@ -108,6 +123,7 @@ public final class AgentScraper implements AutoCloseable {
     }
 
     void tick(List<Pod> pods, BiConsumer<String, String> wake, long now) {
+        lastNow = now;
         Set<String> seen = new HashSet<>();
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         for (Pod p : pods) {
@@ -120,20 +136,14 @@ public final class AgentScraper implements AutoCloseable {
             seen.add(uid);
             Integer published = LiveResize.published(p.getMetadata(), new Owner(key));
             Entry last = entries.get(uid);
-            if (!due(last, published, now, readClosely.contains(uid))) {
+            boolean watched = readClosely.contains(uid);
+            if (watching.contains(uid) || !due(last, published, now, watched)) {
                 continue;
             }
-            String ns = p.getMetadata().getNamespace();
-            URI agent = URI.create("http://" + (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + LiveResize.AGENT_PORT
-                    + "/");
-            calls.add(ask.apply(agent).handle((body, error) -> {
-                AgentReport report = report(body, error, published, last, ready(p) ? now : 0);
-                entries.put(uid, new Entry(report, now, ns, report.since() == 0 ? null : published, published));
-                if (wakes(last, report, published)) {
-                    wake.accept(ns, key);
-                }
-                return null;
-            }));
+            var call = read(p, key, published, last, watched, now, wake);
+            if (call != null) { // an agent watching its pod answers on its own time: the tick does not wait for it
+                calls.add(call);
+            }
         }
         try {
             CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(3, TimeUnit.SECONDS);
@@ -145,17 +155,63 @@ public final class AgentScraper implements AutoCloseable {
 
     /**
      * Whether a pod is read this second: on its first second, while it has not confirmed the size published to it, while
-     * it is saturated (a starving pod is seen within a second), while its policy lends its connections ({@code lent}:
-     * one whose load returns is seen within a second), and every {@link #CONFIRMED_EVERY_MS} otherwise.
+     * it is saturated (a starving pod is seen within a second), while its size follows demand ({@code watched}:
+     * one whose load grows is seen within a second), and every {@link #CONFIRMED_EVERY_MS} otherwise.
      */
-    static boolean due(Entry last, Integer published, long now, boolean lent) {
+    static boolean due(Entry last, Integer published, long now, boolean watched) {
         return last == null || !last.report().confirmed() || !Objects.equals(last.report().published(), published)
-                || saturated(last.report(), published) || lent || now - last.at() >= CONFIRMED_EVERY_MS;
+                || saturated(last.report(), published) || watched || now - last.at() >= CONFIRMED_EVERY_MS;
     }
 
     /**
-     * The pods of a policy's targets that lend connections (the allocation by demand, each pass), read every second;
-     * an empty set ends it for the policy.
+     * Reads a pod's agent: a plain read (its call returned, for the tick to wait on) or a watch ({@link #watches}; null
+     * returned), asked again as soon as it answers while the pod still watches, so no starvation falls between two.
+     * An agent that answers a watch at once (one that does not know the question) is asked again at the next tick.
+     */
+    private CompletableFuture<Void> read(Pod p, String key, Integer published, Entry last, boolean watched, long now,
+            BiConsumer<String, String> wake) {
+        String uid = p.getMetadata().getUid();
+        String ns = p.getMetadata().getNamespace();
+        String ip = p.getStatus().getPodIP();
+        boolean watch = watches(last, published, watched);
+        URI agent = URI.create("http://" + (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + LiveResize.AGENT_PORT
+                + "/" + (watch ? "?over=" + published + "&waitMs=" + WATCH_MS : ""));
+        if (watch) {
+            watching.add(uid);
+        }
+        long asked = System.nanoTime();
+        var call = ask.apply(agent, watch ? TIMEOUT.plusMillis(WATCH_MS) : TIMEOUT).handle((body, error) -> {
+            AgentReport report = report(body, error, published, last, ready(p) ? now : 0);
+            Entry entry = new Entry(report, now, ns, report.since() == 0 ? null : published, published);
+            entries.put(uid, entry);
+            if (wakes(last, report, published)) {
+                wake.accept(ns, key);
+            }
+            boolean again = watch && !closed && System.nanoTime() - asked >= ANSWERED_AT_ONCE_NS
+                    && watches(entry, published, readClosely.contains(uid));
+            if (again) {
+                read(p, key, published, entry, readClosely.contains(uid), lastNow, wake);
+            } else {
+                watching.remove(uid);
+            }
+            return (Void) null;
+        });
+        return watch ? null : call;
+    }
+
+    /**
+     * Whether a pod due a read is asked to answer when it starts to starve rather than at once: it confirmed the size
+     * published to it, does not starve at it, and is saturated or watched ({@link #readClosely}).
+     */
+    static boolean watches(Entry last, Integer published, boolean watched) {
+        return last != null && published != null && last.report().confirmed()
+                && published.equals(last.report().published()) && !starving(last.report(), published)
+                && (saturated(last.report(), published) || watched);
+    }
+
+    /**
+     * The pods of a policy's targets whose sizes follow demand (the allocation by demand, each pass): watched, or read
+     * every second where their agents do not watch; an empty set ends it for the policy.
      */
     public void readClosely(String policyKey, String namespace, Set<String> podUids) {
         String key = namespace + "/" + policyKey;
@@ -213,6 +269,7 @@ public final class AgentScraper implements AutoCloseable {
         int holds = 0;
         Integer pools = null;
         Integer demand = null;
+        Integer recent = null;
         if (error != null) {
             Throwable cause = error.getCause() != null ? error.getCause() : error;
             problem = cause instanceof ConnectException ? "no agent answers on port " + LiveResize.AGENT_PORT
@@ -226,6 +283,8 @@ public final class AgentScraper implements AutoCloseable {
                 confirmed = body.path("confirmed").asBoolean(false);
                 demand = body.path("demand").isInt() && body.path("demand").asInt() >= 0
                         ? body.path("demand").asInt() : null;
+                recent = demand != null && body.path("recent").isInt() && body.path("recent").asInt() >= 0
+                        ? body.path("recent").asInt() : null;
                 for (JsonNode pool : body.path("pools")) {
                     holds = Math.max(holds, pool.path("total").asInt(0));
                     if (problem == null && !pool.path("error").isNull() && !pool.path("error").isMissingNode()) {
@@ -250,12 +309,13 @@ public final class AgentScraper implements AutoCloseable {
         long since = done || now == 0 ? 0
                 : last != null && last.report().since() > 0 && Objects.equals(last.forSize(), published)
                         ? last.report().since() : now;
-        return new AgentReport(agentSize, confirmed, holds, lastConfirmed, problem, since, pools, demand);
+        return new AgentReport(agentSize, confirmed, holds, lastConfirmed, problem, since, pools, demand, recent);
     }
 
     @PreDestroy
     @Override
     public synchronized void close() {
+        closed = true;
         if (timer != null) {
             timer.shutdownNow();
         }

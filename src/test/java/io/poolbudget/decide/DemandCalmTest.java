@@ -48,6 +48,49 @@ class DemandCalmTest {
         return DemandStep.decide(SPEC, targets, before, T0.plusMillis((long) (seconds * 1000)));
     }
 
+    /** A pass whose agents also say each target's recent demand (the high of their last two seconds). */
+    private static DemandStep.Result pass(DemandState before, double seconds, double[] sample, double[] recent) {
+        List<DemandStep.Target> targets = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            targets.add(new DemandStep.Target(IDS.get(i), PLAN.target(IDS.get(i)), null, 4, sample[i], "agent",
+                    recent[i]));
+        }
+        return DemandStep.decide(SPEC, targets, before, T0.plusMillis((long) (seconds * 1000)));
+    }
+
+    /**
+     * The benchmark's phase change: a borrowed all it could, its load moved to b at once. b's take-back to its nominal
+     * share is not the period's rise, and a's recent demand, not its 10 s high that still holds its load, says it no
+     * longer uses what it borrowed: b borrows it at the next pass, not a period after its take-back.
+     */
+    @Test
+    void aTakeBackIsNotThePeriodsRiseAndABorrowersRecentDemandGivesBackWhatItNoLongerUses() {
+        var before = aBorrowsAll();
+        // 0.3 s into b's load: both 10 s highs and a's recent one still hold a's load
+        var back = pass(before.state(), 15, new double[]{9, 9, 1}, new double[]{8, 9, 1});
+        assertThat(sizes(back)).as("b takes its nominal back; a, busy by all it says, keeps the rest").isEqualTo(
+                List.of(6, 4, 2));
+        // 5 s later: a's 10 s high still holds its load, its last two seconds do not
+        var next = pass(back.state(), 20, new double[]{9, 9, 1}, new double[]{1, 9, 1});
+        assertThat(sizes(next)).as("a counts at its recent 1; b, whose take-back was not a rise, borrows").isEqualTo(
+                List.of(2, 8, 2));
+        assertThat(next.rows().get("Deployment/a").allocation()).startsWith("lends 2 of nominal 4 (demand 1 per pod");
+        var without = pass(back.state(), 20, new double[]{9, 9, 1}, new double[]{9, 9, 1});
+        assertThat(sizes(without)).as("without the recent demand: a still counts at its 10 s high").isEqualTo(
+                List.of(6, 4, 2));
+    }
+
+    @Test
+    void aRiseAboveTheNominalShareIsStillOnceAPeriod() {
+        var lent = pass(DemandState.EMPTY, 0, new double[]{1, 5, 1}, new double[]{1, 5, 1});
+        assertThat(sizes(lent)).isEqualTo(List.of(2, 6, 2));
+        var soon = pass(lent.state(), 5, new double[]{1, 8, 1}, new double[]{1, 8, 1});
+        assertThat(sizes(soon)).as("b rose above its nominal 5 s ago: no second rise within the period").isEqualTo(
+                List.of(2, 6, 2));
+        var later = pass(soon.state(), 10, new double[]{1, 8, 1}, new double[]{1, 8, 1});
+        assertThat(sizes(later)).isEqualTo(List.of(2, 8, 2));
+    }
+
     private static List<Integer> sizes(DemandStep.Result r) {
         return IDS.stream().map(id -> r.rows().get(id).size()).toList();
     }

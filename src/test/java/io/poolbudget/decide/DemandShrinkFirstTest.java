@@ -83,8 +83,8 @@ class DemandShrinkFirstTest {
         int borrowed = rows.get("Deployment/api").size();
         assertThat(lent).isEqualTo(5);
         assertThat(borrowed).isEqualTo(15);
-        assertThat(first.decision().demand().readClosely()).as("the lender's pods, read every second")
-                .containsExactlyInAnyOrder("web1", "web2");
+        assertThat(first.decision().demand().readClosely()).as("every pod whose size follows demand, watched")
+                .containsExactlyInAnyOrder("web1", "web2", "api3", "api4");
         assertThat(first.targets().get("web").state()).isEqualTo(State.Rolling);
         assertThat(first.decision().podWrites()).extracting(w -> w.objects().get(0).getMetadata().getName() + "="
                 + w.objects().get(0).getMetadata().getAnnotations().get("live-size.poolbudget.io/db"))

@@ -222,15 +222,17 @@ class DemandStepTest {
         assertThat(sizes(exactly)).containsEntry("Deployment/a", 10).containsEntry("Deployment/b", 13);
         var starved = DemandStep.decide(spec, samples.apply(new double[]{9, 16, 2}), busier.state(),
                 T0.plusSeconds(2));
-        assertThat(sizes(starved)).as("beyond its nominal: its nominal; b stays held").containsEntry("Deployment/a", 10)
+        assertThat(sizes(starved)).as("beyond its nominal: its rises were take-backs, not the period's rise, so it "
+                + "borrows (⌈9⌉ + ⌊9 / 4⌋ = 11); b stays held").containsEntry("Deployment/a", 11)
                 .containsEntry("Deployment/b", 13).containsEntry("Deployment/c", 5);
         assertThat(starved.rows().get("Deployment/b").allocation()).startsWith("held at 13: may not rise again yet");
         assertThat(connections(starved)).isLessThanOrEqualTo(60);
 
         var period = DemandStep.decide(spec, samples.apply(new double[]{9, 16, 2}), starved.state(),
                 T0.plusSeconds(10));
-        assertThat(sizes(period)).as("a period after its rise, b borrows what c lends")
-                .containsEntry("Deployment/a", 10).containsEntry("Deployment/b", 15);
+        assertThat(sizes(period)).as("a period after its rise, b borrows what c lends and a does not use")
+                .containsEntry("Deployment/a", 11).containsEntry("Deployment/b", 14);
+        assertThat(connections(period)).isLessThanOrEqualTo(60);
     }
 
     @Test

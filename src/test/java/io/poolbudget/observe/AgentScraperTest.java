@@ -155,6 +155,90 @@ class AgentScraperTest {
         assertThat(woken).as("a new starvation after its callers were served").hasSize(3);
     }
 
+    /**
+     * A saturated pod that does not starve is asked to answer when it starts to: the policy wakes as the answer comes,
+     * not at the next tick, and the pod is not asked again while its agent waits. A starving pod, or one with
+     * connections to spare, gets plain reads.
+     */
+    @Test
+    void aSaturatedPodIsAskedToAnswerWhenItStartsToStarveAndWakesItsPolicyAsItAnswers() {
+        List<java.net.URI> asked = new ArrayList<>();
+        List<CompletableFuture<String>> waiting = new ArrayList<>();
+        String[] answer = {at3(3)};
+        var scraper = new AgentScraper(uri -> {
+            asked.add(uri);
+            if (uri.getQuery() == null) {
+                return CompletableFuture.completedFuture(answer[0]);
+            }
+            var later = new CompletableFuture<String>();
+            waiting.add(later);
+            return later;
+        });
+        List<String> woken = new ArrayList<>();
+        BiConsumer<String, String> wake = (ns, key) -> woken.add(ns + "/" + key);
+        scraper.tick(List.of(LIVE_AT_3), wake, 0);
+        scraper.tick(List.of(LIVE_AT_3), wake, 1000);
+        assertThat(asked).as("saturated at 3: asked to answer when more than 3 are wanted").containsExactly(
+                java.net.URI.create("http://10.0.0.7:9477/"),
+                java.net.URI.create("http://10.0.0.7:9477/?over=3&waitMs=" + AgentScraper.WATCH_MS));
+        for (long s = 2; s <= 5; s++) {
+            scraper.tick(List.of(LIVE_AT_3), wake, s * 1000);
+        }
+        assertThat(asked).as("not asked again while its agent waits").hasSize(2);
+        assertThat(woken).containsExactly("ns/db");
+
+        waiting.get(0).complete(at3(5));
+        assertThat(woken).as("woken as the agent answers").containsExactly("ns/db", "ns/db");
+        answer[0] = at3(5);
+        scraper.tick(List.of(LIVE_AT_3), wake, 6000);
+        assertThat(asked.get(2).getQuery()).as("starving: a plain read").isNull();
+
+        answer[0] = at3(1);
+        scraper.tick(List.of(LIVE_AT_3), wake, 7000);
+        scraper.tick(List.of(LIVE_AT_3), wake, 8000);
+        assertThat(asked).as("connections to spare: nothing asked within 10 s of its last read").hasSize(4);
+        scraper.readClosely("db", "ns", java.util.Set.of("u1"));
+        scraper.tick(List.of(LIVE_AT_3), wake, 9000);
+        assertThat(asked.get(4).getQuery()).as("lending: asked to answer when it starts to starve")
+                .isEqualTo("over=3&waitMs=" + AgentScraper.WATCH_MS);
+        sleep(60);
+        waiting.get(1).complete(at3(2));
+        assertThat(woken).as("answered after its wait, not starving: nothing to wake for").hasSize(2);
+        assertThat(asked).as("still lending: asked again as it answers, not at the next tick").hasSize(6);
+        assertThat(asked.get(5).getQuery()).isEqualTo("over=3&waitMs=" + AgentScraper.WATCH_MS);
+        waiting.get(2).complete(at3(2));
+        assertThat(asked).as("an answer at once (an agent that does not wait): not asked again before the next tick")
+                .hasSize(6);
+        scraper.readClosely("db", "ns", java.util.Set.of());
+        scraper.tick(List.of(LIVE_AT_3), wake, 10_000);
+        assertThat(asked).as("no longer lending, connections to spare: read every 10 s again").hasSize(6);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void theRecentDemandIsReadBesideTheDemandAndNeverWithoutIt() {
+        String both = AT_3.replace("\"error\":null,\"pools\"", "\"error\":null,\"demand\":7,\"recent\":2,\"pools\"");
+        var r = AgentScraper.report(both, null, 3, null, 1000);
+        assertThat(r.demand()).isEqualTo(7);
+        assertThat(r.recent()).isEqualTo(2);
+        assertThat(r.withoutDemand().recent()).as("the recent demand alone wakes nothing either").isNull();
+        assertThat(
+                AgentScraper.report(AT_3.replace("\"error\":null,\"pools\"", "\"error\":null,\"recent\":2,\"pools\""),
+                        null, 3, null, 1000).recent())
+                .as("no demand said: no recent one").isNull();
+        assertThat(AgentScraper.report(both.replace("\"recent\":2", "\"recent\":-1"), null, 3, null, 1000).recent())
+                .isNull();
+        assertThat(AgentScraper.report(both.replace("\"recent\":2", "\"recent\":\"x\""), null, 3, null, 1000)
+                .recent()).isNull();
+    }
+
     @Test
     void saturationAndStarvationAreCountedAgainstTheSizePublishedToThePod() {
         var saturated = AgentScraper.report(at3(3), null, 3, null, 1000);

@@ -25,6 +25,8 @@ final class Demand {
     /** Per slot: the second (of {@link #nanos}) it holds, and the highest sample of that second or UNKNOWN. */
     private final long[] second = new long[WINDOW_SECONDS];
     private final int[] high = new int[WINDOW_SECONDS];
+    /** The last sample, or UNKNOWN. */
+    private int latest = UNKNOWN;
 
     /** {@code pools}: the pools to sample (the resizer's, as it last found them; null where it could not). */
     Demand(Supplier<List<Pools.Pool>> pools, LongSupplier nanos) {
@@ -69,12 +71,52 @@ final class Demand {
     private synchronized void record(Integer sample, long now) {
         int slot = (int) Math.floorMod(now, (long) WINDOW_SECONDS);
         int value = sample == null ? UNKNOWN : sample;
+        latest = value;
+        if (value != UNKNOWN) {
+            notifyAll(); // a reader waiting for the pod to starve ({@link #awaitAbove})
+        }
         if (second[slot] != now) {
             second[slot] = now;
             high[slot] = value;
         } else if (high[slot] != UNKNOWN) {
             high[slot] = value == UNKNOWN ? UNKNOWN : Math.max(high[slot], value);
         }
+    }
+
+    /**
+     * Waits until a sample is above {@code size} (callers wait beyond it: the pod starves) or {@code maxMillis} have
+     * passed, and says whether the last sample is above it (at once if it already is).
+     */
+    synchronized boolean awaitAbove(int size, long maxMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + maxMillis * 1_000_000;
+        for (long left = maxMillis * 1_000_000; latest <= size && left > 0; left = deadline - System.nanoTime()) {
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return latest > size;
+    }
+
+    /**
+     * The highest sample of this second and the one before (null where one was unknown or none was taken): what the pod
+     * wants now, where {@link #demand()} also holds a load that ended up to 10 s ago. The operator counts a target at it
+     * only to give back what it no longer uses while another target waits.
+     */
+    synchronized Integer recent() {
+        long now = Math.floorDiv(nanos.getAsLong(), 1_000_000_000L);
+        int max = UNKNOWN;
+        for (int i = 0; i < WINDOW_SECONDS; i++) {
+            if (second[i] >= now - 1 && second[i] <= now) {
+                if (high[i] == UNKNOWN) {
+                    return null;
+                }
+                max = Math.max(max, high[i]);
+            }
+        }
+        return max == UNKNOWN ? null : max;
+    }
+
+    /** Whether the last sample is above {@code size}: what a watch answers on, as the benchmark reads it. */
+    synchronized boolean lastAbove(int size) {
+        return latest > size;
     }
 
     /** The highest sample of the last {@link #WINDOW_SECONDS} seconds; null where one was unknown or none was taken. */

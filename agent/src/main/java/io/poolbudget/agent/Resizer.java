@@ -125,15 +125,21 @@ final class Resizer {
         }
 
         String json() {
-            return json(null);
+            return json(null, null);
         }
 
-        /** The snapshot with the pod's {@link Demand} (the field left out where it is not known). */
-        String json(Integer demand) {
+        /**
+         * The snapshot with the pod's {@link Demand}: its 10 s high and its recent one (each left out where it is not
+         * known).
+         */
+        String json(Integer demand, Integer recent) {
             StringBuilder out = new StringBuilder("{\"published\":").append(published).append(",\"confirmed\":")
                     .append(confirmed()).append(",\"error\":").append(quote(error));
             if (demand != null) {
                 out.append(",\"demand\":").append(demand);
+            }
+            if (recent != null) {
+                out.append(",\"recent\":").append(recent);
             }
             out.append(",\"pools\":[");
             for (int i = 0; i < pools.size(); i++) {

@@ -61,6 +61,27 @@ class DemandTest {
     }
 
     @Test
+    void theRecentDemandIsTheHighOfThisSecondAndTheOneBefore() {
+        var a = pool(6, 2);
+        demand.sample();
+        assertThat(demand.recent()).isEqualTo(8);
+        a.active = 1;
+        a.awaiting = 0;
+        now += SECOND;
+        demand.sample();
+        assertThat(demand.recent()).as("the second before still holds 8").isEqualTo(8);
+        now += SECOND;
+        demand.sample();
+        assertThat(demand.recent()).as("two seconds on: what the pod wants now").isEqualTo(1);
+        assertThat(demand.demand()).as("the 10 s high still holds the load that ended").isEqualTo(8);
+        a.active = -1;
+        demand.sample();
+        assertThat(demand.recent()).as("a sample not known").isNull();
+        now += 5 * SECOND;
+        assertThat(demand.recent()).as("no sample in the last two seconds").isNull();
+    }
+
+    @Test
     void noPoolIsNoDemand() {
         demand.sample();
         assertThat(demand.demand()).isNull();
@@ -70,10 +91,11 @@ class DemandTest {
     @Test
     void theStatusSaysTheDemandOnlyWhereItIsKnown() {
         var snapshot = new Resizer.Snapshot(3, List.of(new Resizer.PoolState("hikari:app", 3, 3, 3, 2, 1, null)), null);
-        assertThat(snapshot.json(3)).isEqualTo("{\"published\":3,\"confirmed\":true,\"error\":null,\"demand\":3,"
+        assertThat(snapshot.json(3, 2)).isEqualTo("{\"published\":3,\"confirmed\":true,\"error\":null,\"demand\":3,"
+                + "\"recent\":2,"
                 + "\"pools\":[{\"name\":\"hikari:app\",\"maximum\":3,\"minimumIdle\":3,\"total\":3,\"active\":2,"
                 + "\"awaiting\":1,\"error\":null}]}");
-        assertThat(snapshot.json(null)).doesNotContain("demand");
+        assertThat(snapshot.json(null, null)).doesNotContain("demand").doesNotContain("recent");
     }
 
     private Counts pool(int active, int awaiting) {
@@ -85,7 +107,7 @@ class DemandTest {
     }
 
     /** A pool that says what the test set. */
-    private static final class Counts implements Pools.Pool {
+    static final class Counts implements Pools.Pool {
         int active;
         int awaiting;
         boolean failing;

@@ -160,7 +160,7 @@ class ResizeHikariTest {
         demand.sample();
         body = new String(new URL("http://127.0.0.1:" + server.port() + "/").openStream().readAllBytes(),
                 StandardCharsets.UTF_8);
-        assertThat(body).contains("\"error\":null,\"demand\":0,\"pools\"");
+        assertThat(body).contains("\"error\":null,\"demand\":0,\"recent\":0,\"pools\"");
     }
 
     @Test

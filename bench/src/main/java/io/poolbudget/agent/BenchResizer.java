@@ -38,6 +38,16 @@ public final class BenchResizer implements AutoCloseable {
         return demand.demand();
     }
 
+    /** The agent's recent demand: the highest in use plus waiting of this second and the one before. */
+    public Integer recent() {
+        return demand.recent();
+    }
+
+    /** Whether the agent's last demand sample is above {@code size}: a watch of the pod would answer now. */
+    public boolean starvingAbove(int size) {
+        return demand.lastAbove(size);
+    }
+
     @Override
     public void close() throws InterruptedException {
         if (sampling != null) {

@@ -92,11 +92,11 @@ public class DemandAllocationBench {
                         (connectionTimeout %d ms), runs `%s` and returns it; latency from arrival
                         phases: %s, %d s each (the oracle's sweep: %d s each, a fresh run per split)
                         oracle: per phase the split of the sweep with the lowest p99, taken as the phase starts (shrink-first, \
-                        as every resize here); late oracle: the same splits taken 1 s into each phase (one read of a pod's agent: \
-                        the best an allocation that sees load only through such reads can do)
+                        as every resize here); late oracle: the same splits taken 200 ms into each phase (the agent's 100 ms sample \
+                        and a pass: the best an allocation that sees load through the agents can do)
                         Demand: the operator's decide/DemandStep (smoothing half-life %d periods, one rise per period), \
                         period %d s (first decision half a period in), and between periods as soon as a pool starts to starve \
-                        (demand over its size, read once a second as the operator reads a saturated pod's agent); each pool's \
+                        (demand over its size, seen within the agent's 100 ms sample as the operator's watch of a pod sees it); each pool's \
                         demand from the agent's own measure (HikariCP active + threadsAwaitingConnection every 100 ms, the high \
                         watermark of the last 10 s); lendable %d %%, borrowing limit %d %%
                         p99 later: the requests that arrived a period or more into the phase
@@ -167,10 +167,10 @@ public class DemandAllocationBench {
     }
 
     /**
-     * The late oracle takes the oracle's splits one read of a pod's agent after each phase starts: what an allocation
-     * that sees a load only through such reads could do at best, with every decision right and instant.
+     * The late oracle takes the oracle's splits as soon as an allocation that sees a load through the agents' watches
+     * could (the agent's 100 ms sample, and a pass): the best it could do, with every decision right and instant.
      */
-    static final long LATE_MS = 1_000;
+    static final long LATE_MS = 200;
 
     /** The oracle's splits, from the sweep run once (its rows into {@code sweep}) and kept for a second strategy. */
     private static int[][] splits;

@@ -44,12 +44,13 @@ final class DemandAllocators {
             }
 
             @Override
-            public int[] decide(Integer[] samples, int[] current, long nowMs) {
+            public int[] decide(Integer[] samples, Integer[] recent, int[] current, long nowMs) {
                 List<DemandStep.Target> targets = new ArrayList<>();
                 for (int w = 0; w < samples.length; w++) {
                     String id = inputs.get(w).id();
                     targets.add(new DemandStep.Target(id, plan.target(id), null, current[w],
-                            samples[w] == null ? null : samples[w].doubleValue(), DemandStep.AGENT));
+                            samples[w] == null ? null : samples[w].doubleValue(), DemandStep.AGENT,
+                            recent[w] == null ? null : recent[w].doubleValue()));
                 }
                 last = DemandStep.decide(spec, targets, state, Instant.ofEpochMilli(nowMs));
                 state = last.state();

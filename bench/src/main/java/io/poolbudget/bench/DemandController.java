@@ -17,8 +17,9 @@ import java.util.concurrent.TimeUnit;
  * <li>an {@link Allocator} (the operator's Demand): every period, and between periods as soon as a pool starts to
  * starve (its demand over its size: callers wait beyond it), as the operator's agent reads wake a policy; the periods
  * start half a period after the run (an operator's period has no tie to the load's phases, so on average a change is
- * seen half a period late). Between periods a pool is read as the operator reads a pod's agent: once a second while it
- * is saturated (its demand at least its size) or lent (its size below its nominal one), else every 10 s.</li>
+ * seen half a period late). Between periods a pool is read as the operator reads a pod's agent: every pool's size
+ * follows demand, so each is watched while it does not starve (the agent answers within its 100 ms sample of the pool
+ * starting to starve: here its last sample is looked at every {@link #WATCH_NS}), and read once a second.</li>
  * <li>a schedule (the oracle): per phase, the split best for it, taken as the phase starts, or a given time after
  * (the late oracle: the best an allocation that sees a load only through a read of its pods' agents can do).</li>
  * </ul>
@@ -28,7 +29,8 @@ final class DemandController implements AutoCloseable {
     interface Allocator {
         int[] nominal();
 
-        int[] decide(Integer[] samples, int[] current, long nowMs);
+        /** {@code samples}: the agents' 10 s highs; {@code recent}: their highs of the last two seconds. */
+        int[] decide(Integer[] samples, Integer[] recent, int[] current, long nowMs);
 
         /** The smoothed demand, as text. */
         String smoothed();
@@ -38,10 +40,10 @@ final class DemandController implements AutoCloseable {
     }
 
     private static final long CONFIRM_WAIT_MS = 5_000;
-    /** How often the operator reads a saturated pod's agent (observe/AgentScraper). */
+    /** How often the operator reads a watched pod's agent at the latest (observe/AgentScraper). */
     private static final long READ_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
-    /** How often it reads a pod that is neither saturated nor lent. */
-    private static final long READ_CALM_NS = TimeUnit.SECONDS.toNanos(10);
+    /** How often a watch's answer is looked for: the agent's sample. */
+    private static final long WATCH_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private final DemandFleet fleet;
     private final BenchOptions o;
     private final Allocator allocator;
@@ -118,7 +120,7 @@ final class DemandController implements AutoCloseable {
                     step(lateMs == 0 ? "phase start" : lateMs + " ms in", schedule[phase]);
                     continue;
                 }
-                if (phaseStarted.tryAcquire(Math.max(0, Math.min(next, now + READ_EVERY_NS) - now),
+                if (phaseStarted.tryAcquire(Math.max(0, Math.min(next, now + WATCH_NS) - now),
                         TimeUnit.NANOSECONDS)) {
                     continue; // a phase start alone decides nothing: the operator does not know of phases
                 }
@@ -128,7 +130,7 @@ final class DemandController implements AutoCloseable {
                     next += period;
                 }
                 if (why != null) {
-                    step(why, allocator.decide(samples(), current.clone(),
+                    step(why, allocator.decide(samples(), recents(), current.clone(),
                             TimeUnit.NANOSECONDS.toMillis(now - start)));
                 }
             }
@@ -137,6 +139,14 @@ final class DemandController implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("could not publish a size: " + e, e);
         }
+    }
+
+    private Integer[] recents() {
+        Integer[] recent = new Integer[current.length];
+        for (int w = 0; w < current.length; w++) {
+            recent[w] = fleet.resizers[w].recent();
+        }
+        return recent;
     }
 
     private Integer[] samples() {
@@ -148,15 +158,15 @@ final class DemandController implements AutoCloseable {
     }
 
     /**
-     * Reads the pools that are due, and whether one has just started to starve: its demand over its size, where at its
-     * last read it was not.
+     * Reads the pools that are due or whose watch answers (one that did not starve at its last read and whose agent's
+     * last sample is above its size), and whether one has just started to starve: its demand over its size, where at
+     * its last read it was not.
      */
     private synchronized boolean starts(long now) {
-        int[] nominal = allocator.nominal();
         boolean starts = false;
         for (int w = 0; w < current.length; w++) {
-            boolean closely = read[w] == null || read[w] >= current[w] || current[w] < nominal[w];
-            if (!closely && now - readAt[w] < READ_CALM_NS) {
+            boolean answers = read[w] != null && !starving[w] && fleet.resizers[w].starvingAbove(current[w]);
+            if (!answers && read[w] != null && now - readAt[w] < READ_EVERY_NS) {
                 continue;
             }
             read[w] = fleet.resizers[w].demand();

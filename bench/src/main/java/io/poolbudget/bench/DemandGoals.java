@@ -39,7 +39,7 @@ final class DemandGoals {
             var late = byStrategy.get("late oracle");
             for (int p = 0; late != null && p < demand.size(); p++) { // not a goal: what a read's delay costs
                 var d = demand.get(p);
-                tee.printf(Locale.ROOT, "INFO Demand p99 against the late oracle's (its splits 1 s into the phase), "
+                tee.printf(Locale.ROOT, "INFO Demand p99 against the late oracle's (its splits 200 ms into the phase), "
                         + "%-9s %s vs %s (%.2fx; a period into the phase: %s vs %s)%n", d.phase(),
                         OpenModel.ms(d.p99()), OpenModel.ms(late.get(p).p99()), d.p99() / late.get(p).p99(),
                         OpenModel.ms(d.p99Later()), OpenModel.ms(late.get(p).p99Later()));
