@@ -53,8 +53,6 @@ public final class AgentScraper implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(AgentScraper.class);
     static final long CONFIRMED_EVERY_MS = 10_000;
     private static final Duration TIMEOUT = Duration.ofMillis(1500);
-    /** How long a starving pod's wake waits for other targets' pods whose load started with its own. */
-    static final long GATHER_MS = 300;
     /** The longest an agent is asked to wait for its pod to starve (or its size to change) before it answers. */
     static final long WATCH_MS = 5_000;
     /** A watch answered sooner than this was not waited on (an agent that does not know the question). */
@@ -76,9 +74,6 @@ public final class AgentScraper implements AutoCloseable {
     private final BiFunction<URI, Duration, CompletableFuture<String>> ask;
     /** The pods whose agents are answering when they starve ({@link #watches}); not asked again until they answer. */
     private final Set<String> watching = ConcurrentHashMap.newKeySet();
-    /** The policies (namespace/key) a starving pod wakes once its {@link #GATHER_MS} have passed. */
-    private final Set<String> gathering = ConcurrentHashMap.newKeySet();
-    private final long gatherMs;
     private ScheduledExecutorService timer;
     private volatile long lastNow;
     private volatile boolean closed;
@@ -86,18 +81,11 @@ public final class AgentScraper implements AutoCloseable {
     public AgentScraper() {
         this.ask = (uri, timeout) -> http.sendAsync(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).thenApply(HttpResponse::body);
-        this.gatherMs = GATHER_MS;
     }
 
-    /** Agents that answer as {@code ask} does, a starving pod's wake at once (tests). */
+    /** Agents that answer as {@code ask} does (tests). */
     AgentScraper(Function<URI, CompletableFuture<String>> ask) {
-        this(ask, 0);
-    }
-
-    /** Agents that answer as {@code ask} does, a starving pod's wake after {@code gatherMs} (tests). */
-    AgentScraper(Function<URI, CompletableFuture<String>> ask, long gatherMs) {
         this.ask = (uri, timeout) -> ask.apply(uri);
-        this.gatherMs = gatherMs;
     }
 
     /**
@@ -197,8 +185,7 @@ public final class AgentScraper implements AutoCloseable {
             Entry entry = new Entry(report, now, ns, report.since() == 0 ? null : published, published);
             entries.put(uid, entry);
             if (wakes(last, report, published)) {
-                boolean starvesOnly = last != null && last.report().withoutDemand().equals(report.withoutDemand());
-                wakeSoon(ns, key, starvesOnly ? gatherMs : 0, wake);
+                wake.accept(ns, key);
             }
             boolean again = watch && !closed && System.nanoTime() - asked >= ANSWERED_AT_ONCE_NS
                     && watches(entry, published, readClosely.contains(uid));
@@ -210,22 +197,6 @@ public final class AgentScraper implements AutoCloseable {
             return (Void) null;
         });
         return watch ? null : call;
-    }
-
-    /**
-     * Wakes the policy after {@code delayMs} (at once for 0), once for every wake asked meanwhile: a pod that starts to
-     * starve waits {@link #GATHER_MS} for the pods of other targets whose load started at the same moment to show, so
-     * that one pass moves every target once rather than one pass per target, each undoing some of the last.
-     */
-    private void wakeSoon(String ns, String key, long delayMs, BiConsumer<String, String> wake) {
-        if (delayMs == 0) {
-            wake.accept(ns, key);
-        } else if (gathering.add(ns + "/" + key)) {
-            CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS).execute(() -> {
-                gathering.remove(ns + "/" + key);
-                wake.accept(ns, key);
-            });
-        }
     }
 
     /**

@@ -222,26 +222,6 @@ class AgentScraperTest {
         }
     }
 
-    /**
-     * A pod that starts to starve wakes its policy after a short gather, once however many of its policy's pods start
-     * to starve meanwhile; a confirmation wakes it at once.
-     */
-    @Test
-    void aStarvingPodsWakeWaitsForOthersWhoseLoadStartedWithItsOwn() throws Exception {
-        String[] answer = {at3(2)};
-        var scraper = new AgentScraper(uri -> CompletableFuture.completedFuture(answer[0]), 300);
-        List<String> woken = java.util.Collections.synchronizedList(new ArrayList<>());
-        BiConsumer<String, String> wake = (ns, key) -> woken.add(ns + "/" + key);
-        Pod second = new PodBuilder(LIVE_AT_3).editMetadata().withName("b").withUid("u2").endMetadata().build();
-        scraper.tick(List.of(LIVE_AT_3, second), wake, 0);
-        assertThat(woken).as("first reports: at once").hasSize(2);
-        answer[0] = at3(6);
-        scraper.tick(List.of(LIVE_AT_3, second), wake, 10_000);
-        assertThat(woken).as("both start to starve: nothing yet").hasSize(2);
-        Thread.sleep(600);
-        assertThat(woken).as("one wake for both, after the gather").hasSize(3);
-    }
-
     @Test
     void theRecentDemandIsReadBesideTheDemandAndNeverWithoutIt() {
         String both = AT_3.replace("\"error\":null,\"pools\"", "\"error\":null,\"demand\":7,\"recent\":2,\"pools\"");

@@ -96,8 +96,7 @@ public class DemandAllocationBench {
                         and a pass: the best an allocation that sees load through the agents can do)
                         Demand: the operator's decide/DemandStep (smoothing half-life %d periods, one rise per period), \
                         period %d s (first decision half a period in), and between periods as soon as a pool starts to starve \
-                        (demand over its size, seen within the agent's 100 ms sample as the operator's watch of a pod sees it, decided \
-                        300 ms later as the operator gathers the pools whose load started with it); each pool's \
+                        (demand over its size, seen within the agent's 100 ms sample as the operator's watch of a pod sees it); each pool's \
                         demand from the agent's own measure (HikariCP active + threadsAwaitingConnection every 100 ms, the high \
                         watermark of the last 10 s); lendable %d %%, borrowing limit %d %%
                         p99 later: the requests that arrived a period or more into the phase

@@ -19,8 +19,7 @@ import java.util.concurrent.TimeUnit;
  * start half a period after the run (an operator's period has no tie to the load's phases, so on average a change is
  * seen half a period late). Between periods a pool is read as the operator reads a pod's agent: every pool's size
  * follows demand, so each is watched while it does not starve (the agent answers within its 100 ms sample of the pool
- * starting to starve: here its last sample is looked at every {@link #WATCH_NS}), and read once a second; a pool
- * that starts to starve is decided on {@link #GATHER_MS} later, as the operator gathers others starting with it.</li>
+ * starting to starve: here its last sample is looked at every {@link #WATCH_NS}), and read once a second.</li>
  * <li>a schedule (the oracle): per phase, the split best for it, taken as the phase starts, or a given time after
  * (the late oracle: the best an allocation that sees a load only through a read of its pods' agents can do).</li>
  * </ul>
@@ -43,8 +42,6 @@ final class DemandController implements AutoCloseable {
     private static final long CONFIRM_WAIT_MS = 5_000;
     /** How often the operator reads a watched pod's agent at the latest (observe/AgentScraper). */
     private static final long READ_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
-    /** How long a starving pool's decision waits for others to show (observe/AgentScraper.GATHER_MS). */
-    private static final long GATHER_MS = 300;
     /** How often a watch's answer is looked for: the agent's sample. */
     private static final long WATCH_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private final DemandFleet fleet;
@@ -129,11 +126,6 @@ final class DemandController implements AutoCloseable {
                 }
                 now = System.nanoTime();
                 String why = now >= next ? "period" : starts(now) ? "starving" : null;
-                if ("starving".equals(why)) { // the operator's gather: other pools whose load started with it show
-                    Thread.sleep(GATHER_MS);
-                    starts(System.nanoTime());
-                    now = System.nanoTime();
-                }
                 while (next <= now) {
                     next += period;
                 }
