@@ -30,33 +30,33 @@ class AgentScraperTest {
 
     @Test
     void aPodIsDoneWhenItsAgentConfirmsTheSizePublishedToIt() {
-        var done = AgentScraper.report(AT_3, null, 3, null, 1000);
+        var done = AgentAnswers.report(AT_3, null, 3, null, 1000);
         assertThat(done).isEqualTo(new AgentReport(3, true, 3, 3, null, 0, 1));
-        var stale = AgentScraper.report(STILL_10, null, 3, null, 1000);
+        var stale = AgentAnswers.report(STILL_10, null, 3, null, 1000);
         assertThat(stale.confirmed()).as("confirms its old size").isTrue();
         assertThat(stale.since()).as("but not the one published: its deadline runs").isEqualTo(1000);
-        var later = AgentScraper.report(STILL_10, null, 3, new AgentScraper.Entry(stale, 1000, "ns", 3, 3), 5000);
+        var later = AgentAnswers.report(STILL_10, null, 3, new AgentScraper.Entry(stale, 1000, "ns", 3, 3), 5000);
         assertThat(later.since()).as("from the first time, not from each read").isEqualTo(1000);
-        var newSize = AgentScraper.report(STILL_10, null, 2, new AgentScraper.Entry(stale, 1000, "ns", 3, 3), 6000);
+        var newSize = AgentAnswers.report(STILL_10, null, 2, new AgentScraper.Entry(stale, 1000, "ns", 3, 3), 6000);
         assertThat(newSize.since()).as("a new size starts a new deadline").isEqualTo(6000);
-        assertThat(AgentScraper.report(null, new ConnectException("refused"), 3, null, 0).since())
+        assertThat(AgentAnswers.report(null, new ConnectException("refused"), 3, null, 0).since())
                 .as("a pod not Ready yet: its JVM is starting, no deadline runs").isZero();
     }
 
     @Test
     void thePodsDemandIsReadWhereTheAgentSaysItAndNullWhereNot() {
         assertThat(
-                AgentScraper.report(AT_3.replace("\"error\":null,\"pools\"", "\"error\":null,\"demand\":7,\"pools\""),
+                AgentAnswers.report(AT_3.replace("\"error\":null,\"pools\"", "\"error\":null,\"demand\":7,\"pools\""),
                         null, 3, null, 1000))
                 .isEqualTo(new AgentReport(3, true, 3, 3, null, 0, 1, 7));
-        assertThat(AgentScraper.report(AT_3, null, 3, null, 1000).demand()).as("an agent that does not say it")
+        assertThat(AgentAnswers.report(AT_3, null, 3, null, 1000).demand()).as("an agent that does not say it")
                 .isNull();
         for (String bad : new String[]{"\"x\"", "-1", "2.5", "null", "{}"}) {
-            var report = AgentScraper.report(AT_3.replace("\"pools\"", "\"demand\":" + bad + ",\"pools\""), null, 3,
+            var report = AgentAnswers.report(AT_3.replace("\"pools\"", "\"demand\":" + bad + ",\"pools\""), null, 3,
                     null, 1000);
             assertThat(report).as(bad).isEqualTo(new AgentReport(3, true, 3, 3, null, 0, 1, null));
         }
-        assertThat(AgentScraper.report(null, new ConnectException("refused"), 3, null, 1).demand()).isNull();
+        assertThat(AgentAnswers.report(null, new ConnectException("refused"), 3, null, 1).demand()).isNull();
         assertThat(new AgentReport(3, true, 3, 3, null, 0, 1, 7).withoutDemand())
                 .as("a new demand alone does not wake the policy")
                 .isEqualTo(new AgentReport(3, true, 3, 3, null, 0, 1, 2)
@@ -225,28 +225,28 @@ class AgentScraperTest {
     @Test
     void theRecentDemandIsReadBesideTheDemandAndNeverWithoutIt() {
         String both = AT_3.replace("\"error\":null,\"pools\"", "\"error\":null,\"demand\":7,\"recent\":2,\"pools\"");
-        var r = AgentScraper.report(both, null, 3, null, 1000);
+        var r = AgentAnswers.report(both, null, 3, null, 1000);
         assertThat(r.demand()).isEqualTo(7);
         assertThat(r.recent()).isEqualTo(2);
         assertThat(r.withoutDemand().recent()).as("the recent demand alone wakes nothing either").isNull();
         assertThat(
-                AgentScraper.report(AT_3.replace("\"error\":null,\"pools\"", "\"error\":null,\"recent\":2,\"pools\""),
+                AgentAnswers.report(AT_3.replace("\"error\":null,\"pools\"", "\"error\":null,\"recent\":2,\"pools\""),
                         null, 3, null, 1000).recent())
                 .as("no demand said: no recent one").isNull();
-        assertThat(AgentScraper.report(both.replace("\"recent\":2", "\"recent\":-1"), null, 3, null, 1000).recent())
+        assertThat(AgentAnswers.report(both.replace("\"recent\":2", "\"recent\":-1"), null, 3, null, 1000).recent())
                 .isNull();
-        assertThat(AgentScraper.report(both.replace("\"recent\":2", "\"recent\":\"x\""), null, 3, null, 1000)
+        assertThat(AgentAnswers.report(both.replace("\"recent\":2", "\"recent\":\"x\""), null, 3, null, 1000)
                 .recent()).isNull();
     }
 
     @Test
     void saturationAndStarvationAreCountedAgainstTheSizePublishedToThePod() {
-        var saturated = AgentScraper.report(at3(3), null, 3, null, 1000);
-        var spare = AgentScraper.report(at3(2), null, 3, null, 1000);
+        var saturated = AgentAnswers.report(at3(3), null, 3, null, 1000);
+        var spare = AgentAnswers.report(at3(2), null, 3, null, 1000);
         assertThat(AgentScraper.saturated(saturated, 3)).isTrue();
         assertThat(AgentScraper.starving(saturated, 3)).as("all in use, nobody waiting").isFalse();
         assertThat(AgentScraper.saturated(spare, 3)).isFalse();
-        assertThat(AgentScraper.saturated(AgentScraper.report(AT_3, null, 3, null, 1000), 3)).as("no demand said")
+        assertThat(AgentScraper.saturated(AgentAnswers.report(AT_3, null, 3, null, 1000), 3)).as("no demand said")
                 .isFalse();
         assertThat(AgentScraper.due(new AgentScraper.Entry(saturated, 0, "ns", null, 3), 3, 1000, false)).isTrue();
         assertThat(AgentScraper.due(new AgentScraper.Entry(spare, 0, "ns", null, 3), 3, 9999, false)).isFalse();
@@ -254,10 +254,10 @@ class AgentScraperTest {
         assertThat(AgentScraper.due(new AgentScraper.Entry(spare, 0, "ns", null, 3), 3, 1000, true))
                 .as("a pod of a target that lends is read every second").isTrue();
 
-        var starving = AgentScraper.report(at3(7), null, 3, null, 1000);
+        var starving = AgentAnswers.report(at3(7), null, 3, null, 1000);
         assertThat(AgentScraper.wakes(new AgentScraper.Entry(saturated, 0, "ns", null, 3), starving, 3)).isTrue();
         assertThat(AgentScraper.wakes(new AgentScraper.Entry(starving, 0, "ns", null, 3), starving, 3)).isFalse();
-        var saidNone = AgentScraper.report(AT_3, null, 3, null, 1000);
+        var saidNone = AgentAnswers.report(AT_3, null, 3, null, 1000);
         assertThat(AgentScraper.wakes(new AgentScraper.Entry(saidNone, 0, "ns", null, 3), starving, 3))
                 .as("the last said no demand").isTrue();
         assertThat(AgentScraper.wakes(new AgentScraper.Entry(starving, 0, "ns", null, 8), starving, 3))
@@ -268,11 +268,11 @@ class AgentScraperTest {
 
     @Test
     void silenceAndPoolsItCannotFindAreSaidPlainly() {
-        assertThat(AgentScraper.report(null, new ConnectException("refused"), 3, null, 1).problem())
+        assertThat(AgentAnswers.report(null, new ConnectException("refused"), 3, null, 1).problem())
                 .isEqualTo("no agent answers on port 9477");
-        assertThat(AgentScraper.report("{\"published\":3,\"confirmed\":false,\"error\":null,\"pools\":[]}", null, 3,
+        assertThat(AgentAnswers.report("{\"published\":3,\"confirmed\":false,\"error\":null,\"pools\":[]}", null, 3,
                 null, 1).problem()).contains("found no pool it resizes (HikariCP or Agroal");
-        assertThat(AgentScraper.report("not json", null, 3, null, 1).problem()).contains("not JSON");
+        assertThat(AgentAnswers.report("not json", null, 3, null, 1).problem()).contains("not JSON");
     }
 
     @Test
