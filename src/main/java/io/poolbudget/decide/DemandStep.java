@@ -99,7 +99,6 @@ public final class DemandStep {
         long periodMs = spec.periodSecondsOrDefault() * 1000L;
         long nowMs = now.toEpochMilli();
         Map<String, Double> smoothed = new HashMap<>();
-        Map<String, Double> samples = new HashMap<>();
         Map<String, Double> recent = new HashMap<>();
         List<DemandTarget> solving = new ArrayList<>();
         for (Target t : targets) {
@@ -109,7 +108,6 @@ public final class DemandStep {
             int ceiling = DemandSolver.ceiling(t.allocation().poolSize(),
                     t.allocation().peak().target().maxPoolSize(), lending);
             Double sample = t.sample() == null ? null : Math.min(ceiling, Math.max(0, t.sample()));
-            samples.put(t.id(), sample);
             recent.put(t.id(), t.recent() == null || sample == null ? sample
                     : Double.valueOf(Math.min(sample, Math.max(0, t.recent()))));
             Double d = sample == null ? null : DemandSignal.smooth(prev == null ? null : prev.demand(), sample,

@@ -101,17 +101,7 @@ final class Demand {
      * only to give back what it no longer uses while another target waits.
      */
     synchronized Integer recent() {
-        long now = Math.floorDiv(nanos.getAsLong(), 1_000_000_000L);
-        int max = UNKNOWN;
-        for (int i = 0; i < WINDOW_SECONDS; i++) {
-            if (second[i] >= now - 1 && second[i] <= now) {
-                if (high[i] == UNKNOWN) {
-                    return null;
-                }
-                max = Math.max(max, high[i]);
-            }
-        }
-        return max == UNKNOWN ? null : max;
+        return highOf(2);
     }
 
     /** Whether the last sample is above {@code size}: what a watch answers on, as the benchmark reads it. */
@@ -121,10 +111,15 @@ final class Demand {
 
     /** The highest sample of the last {@link #WINDOW_SECONDS} seconds; null where one was unknown or none was taken. */
     synchronized Integer demand() {
+        return highOf(WINDOW_SECONDS);
+    }
+
+    /** The highest sample of the last {@code seconds} seconds (this one included); null as {@link #demand()} says. */
+    private Integer highOf(int seconds) {
         long now = Math.floorDiv(nanos.getAsLong(), 1_000_000_000L);
         int max = UNKNOWN;
         for (int i = 0; i < WINDOW_SECONDS; i++) {
-            if (second[i] > now - WINDOW_SECONDS && second[i] <= now) {
+            if (second[i] > now - seconds && second[i] <= now) {
                 if (high[i] == UNKNOWN) {
                     return null;
                 }
