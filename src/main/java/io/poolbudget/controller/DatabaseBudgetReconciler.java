@@ -1,5 +1,6 @@
 package io.poolbudget.controller;
 
+import io.poolbudget.config.ListPages;
 import io.poolbudget.cache.InformerCaches;
 import io.poolbudget.cache.PrunedStore;
 import io.poolbudget.cache.SharedCaches;
@@ -40,7 +41,7 @@ import java.util.stream.Collectors;
  * policies' passes only read DatabaseBudgets. Registered only where the operator reads DatabaseBudgets (it watches
  * every namespace and shared budgets are on): elsewhere it would need a cluster role that mode does without.
  */
-@ControllerConfiguration(name = ControllerNames.BUDGET, informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT))
+@ControllerConfiguration(name = ControllerNames.BUDGET, informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = ListPages.LIMIT))
 @LookupIfProperty(name = "poolbudget.shared-budgets.enabled", stringValue = "true", lookupIfMissing = true)
 public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
     private final Clock clock = Clock.systemUTC();
@@ -124,7 +125,7 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
         var config = InformerEventSourceConfiguration.from(type, DatabaseBudget.class).withName(name)
                 .withItemStore(type == PoolPolicy.class ? (PrunedStore) PrunedStore.policiesWithoutExplanations()
                         : new PrunedStore<>())
-                .withInformerListLimit(PrunedStore.LIST_LIMIT)
+                .withInformerListLimit(ListPages.LIMIT)
                 .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper);
         if (labelSelector != null) {
             config.withLabelSelector(labelSelector);

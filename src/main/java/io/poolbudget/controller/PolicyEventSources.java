@@ -1,5 +1,6 @@
 package io.poolbudget.controller;
 
+import io.poolbudget.config.ListPages;
 import io.poolbudget.cache.InformerCaches;
 import io.poolbudget.cache.NamespacePolicies;
 import io.poolbudget.cache.PrunedStore;
@@ -166,7 +167,7 @@ public final class PolicyEventSources {
                 .withName(type.getSimpleName().toLowerCase())
                 .withItemStore(type != Namespace.class ? new PrunedStore<>()
                         : (PrunedStore) new PrunedStore<Namespace>().notifying((was, now) -> caches.changed()))
-                .withInformerListLimit(PrunedStore.LIST_LIMIT).withPrimaryToSecondaryMapper(READ_BY_NAMESPACE)
+                .withInformerListLimit(ListPages.LIMIT).withPrimaryToSecondaryMapper(READ_BY_NAMESPACE)
                 .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper).build(), context);
     }
 
@@ -177,7 +178,7 @@ public final class PolicyEventSources {
                 .withName(type.getSimpleName().toLowerCase() + (labelSelector == null ? "" : "-" + labelSelector)
                         .replaceAll("[^a-z0-9-]", "-"))
                 .withSecondaryToPrimaryMapper((SecondaryToPrimaryMapper) mapper)
-                .withNamespacesInheritedFromController().withInformerListLimit(PrunedStore.LIST_LIMIT);
+                .withNamespacesInheritedFromController().withInformerListLimit(ListPages.LIMIT);
         if (type != Pod.class && type != ConfigMap.class) {
             config.withPrimaryToSecondaryMapper(READ_BY_NAMESPACE);
         }

@@ -11,6 +11,7 @@ import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.poolbudget.config.ListPages;
 import io.poolbudget.api.v1alpha1.PoolPolicy;
 import io.poolbudget.api.v1alpha1.PoolPolicyStatus;
 import io.poolbudget.cache.NamespacePolicies;
@@ -50,7 +51,7 @@ import java.util.concurrent.TimeUnit;
  * {@code poolbudget_reconciles_total} keeps growing on a healthy leader, which the chart's
  * PoolBudgetOperatorNotReconciling alert relies on. An unchanged pass writes nothing.
  */
-@ControllerConfiguration(name = ControllerNames.POLICY, informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = PrunedStore.LIST_LIMIT), maxReconciliationInterval = @MaxReconciliationInterval(interval = 5, timeUnit = TimeUnit.MINUTES))
+@ControllerConfiguration(name = ControllerNames.POLICY, informer = @io.javaoperatorsdk.operator.api.config.informer.Informer(informerListLimit = ListPages.LIMIT), maxReconciliationInterval = @MaxReconciliationInterval(interval = 5, timeUnit = TimeUnit.MINUTES))
 public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>, Cleaner<PoolPolicy> {
     private final Clock clock = Clock.systemUTC();
     private final NamespacePolicies policies = new NamespacePolicies();

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.poolbudget.cache.PrunedStore;
+import io.poolbudget.config.ListPages;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -41,7 +41,7 @@ final class ClientPods {
         try {
             String next = null;
             do {
-                PodList page = pods.list(new ListOptionsBuilder().withLimit(PrunedStore.LIST_LIMIT)
+                PodList page = pods.list(new ListOptionsBuilder().withLimit(ListPages.LIMIT)
                         .withContinue(next).build());
                 found.putAll(at(page.getItems(), wanted));
                 next = page.getMetadata() == null ? null : page.getMetadata().getContinue();

@@ -1,5 +1,6 @@
 package io.poolbudget.web;
 
+import io.poolbudget.config.ListPages;
 import io.poolbudget.api.v1alpha1.DatabaseBudget;
 import io.poolbudget.config.OperatorConfig;
 
@@ -65,10 +66,10 @@ public class DashboardSource {
             var policyOp = all ? client.resources(PoolPolicy.class).inAnyNamespace()
                     : client.resources(PoolPolicy.class).inNamespace(ns);
             // paged lists and pruned, compacted stores, as the reconciler's own caches (PrunedStore)
-            policies.add(policyOp.withLimit(PrunedStore.LIST_LIMIT).runnableInformer(0).itemStore(new PrunedStore<>()));
+            policies.add(policyOp.withLimit(ListPages.LIMIT).runnableInformer(0).itemStore(new PrunedStore<>()));
             var eventOp = (all ? client.v1().events().inAnyNamespace() : client.v1().events().inNamespace(ns))
                     .withField("involvedObject.kind", "PoolPolicy");
-            events.add(eventOp.withLimit(PrunedStore.LIST_LIMIT).runnableInformer(0).itemStore(new PrunedStore<>()));
+            events.add(eventOp.withLimit(ListPages.LIMIT).runnableInformer(0).itemStore(new PrunedStore<>()));
         }
         if (sharedBudgets) { // cluster-scoped and few: the whole database's card reads their status
             budgets = client.resources(DatabaseBudget.class).runnableInformer(0);
