@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The packaged operator at cluster scale, under a real memory limit: a memory cgroup made the way the kubelet makes
 # one for a pod's resources.limits.memory, and the chart's own JVM flags. On the local KWOK cluster:
-#   POLICIES namespaces, each with PER_POLICY zero-replica Deployments (hikari-env) and one PoolPolicy selecting
-#   them, plus EXTRA Deployments nobody targets, spread over the same namespaces.
-# Prints: objects created, time until every policy is settled, RSS and live heap after a full GC, OOM kills,
-# scale event -> new size in the template and in status (p50/p99; a warm-up event first, printed apart), writes
-# during 30 s of no-op, and a restarted operator's time until every policy was looked at again.
+#   the fleet of bench/scale-fleet.sh (POLICIES namespaces of PER_POLICY Deployments a PoolPolicy selects, EXTRA
+#   Deployments, CRONJOBS CronJobs and ROLLOUTS Rollouts nobody targets). Prints: objects created, time until every
+#   policy is settled, RSS, peak RSS and live heap after a full GC (NMT's summary too where JVM_FLAGS turn it on),
+# OOM kills, scale event -> new size in the template and in status (p50/p99; a warm-up event first, printed apart),
+# writes during 30 s of no-op, and a restarted operator's time until every policy was looked at again.
 #
 #   bench/operator-scale.sh                      (after ./mvnw package -DskipTests; root, for the cgroup)
-#   POLICIES=100 PER_POLICY=10 EXTRA=4000 LIMIT_MIB=384 bench/operator-scale.sh
+#   POLICIES=100 PER_POLICY=10 EXTRA=4000 CRONJOBS=0 ROLLOUTS=0 LIMIT_MIB=384 bench/operator-scale.sh
 #   SHAPE=app: the EXTRA Deployments carry a real service's pod spec (bench/app-pod-spec.yaml), not a bare container
 #   APP=dir: run the operator from another copy of target/quarkus-app (to compare two builds, or build meanwhile)
 #   GAP=s: seconds from an event's scale back to the next event (1.5)
@@ -25,9 +25,8 @@ SAMPLES=${SAMPLES:-100}; GAP=${GAP:-1.5}; SHAPE=${SHAPE:-bare}; APP=${APP:-targe
 port=18093   # the operator's HTTP port (health, metrics)
 # One bench at a time: a second one started while the first still runs (or still cleans up, its operator taking the
 # finalizers off) would delete the first's policies, and its own operator would not get the port.
-if ss -Hltn "sport = :$port" | grep -q .; then
-  echo "port $port is in use: another bench's operator still runs (or cleans up). Wait for it to end, or stop it"; exit 2
-fi
+! ss -Hltn "sport = :$port" | grep -q . ||
+  { echo "port $port is in use: another bench's operator still runs (or cleans up). Wait for it to end, or stop it"; exit 2; }
 JVM_FLAGS=${JVM_FLAGS:-$(sed -n 's/^quarkus.jib.jvm-additional-arguments=//p' src/main/resources/application.properties | tr ',' ' ')}
 LABEL=poolbudget.io/bench-scale
 # the wall clock in ms, from bash itself: now sets NOW without a process (a fork in the window an event is timed in
@@ -43,37 +42,7 @@ kubectl apply -f crds/ --server-side >/dev/null
 # --- the objects (kept between runs with KEEP_OBJECTS=1 and the same parameters) ------------------------------
 work=$(mktemp -d)
 ns_of() { printf 'scale-%04d' "$1"; }
-if [ "$(kubectl get ns -l "$LABEL=$SHAPE" -o name | wc -l)" != "$POLICIES" ] || [ -z "${KEEP_OBJECTS:-}" ]; then
-  kubectl delete ns -l "$LABEL" --wait=true >/dev/null 2>&1 || true
-  t0=$(ms)
-  for p in $(seq 1 "$POLICIES"); do
-    printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s, labels: {%s: "%s"}}\n---\n' "$(ns_of "$p")" "$LABEL" "$SHAPE"
-  done > "$work/ns.yaml"
-  kubectl apply --server-side -f "$work/ns.yaml" >/dev/null
-  deploy() {   # namespace name labels
-    printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s, namespace: %s, labels: {%s}}\nspec:\n  replicas: 0\n  selector: {matchLabels: {app: %s}}\n  template:\n    metadata: {labels: {app: %s}}\n    spec: {containers: [{name: app, image: pause, env: [{name: DATABASE_URL, value: "jdbc:postgresql://db/app"}]}]}\n---\n' \
-      "$2" "$1" "$3" "$2" "$2"
-  }
-  # SHAPE=app: the Deployments nobody targets carry what a real service's do (init container, probes, resources,
-  # volumes, security contexts, affinity: bench/app-pod-spec.yaml)
-  app() {   # namespace name labels
-    printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s, namespace: %s, labels: {%s}, annotations: {team: checkout}}\nspec:\n  replicas: 0\n  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}\n  selector: {matchLabels: {app: %s}}\n  template:\n    metadata: {labels: {app: %s}, annotations: {prometheus.io/scrape: "true"}}\n    spec:\n%s\n---\n' \
-      "$2" "$1" "$3" "$2" "$2" "${app_spec//APP/$2}"
-  }
-  app_spec=$(sed 's/^/      /' bench/app-pod-spec.yaml)
-  [ "$SHAPE" = app ] && other=app || other=deploy
-  # four files applied by four kubectl processes at once: the API server, not kubectl, is the limit then
-  n=0
-  for p in $(seq 1 "$POLICIES"); do
-    for d in $(seq 1 "$PER_POLICY"); do deploy "$(ns_of "$p")" "svc-$d" "db: orders" >> "$work/d.$((n++ % 4)).yaml"; done
-  done
-  for e in $(seq 1 "$EXTRA"); do
-    $other "$(ns_of $(( (e - 1) % POLICIES + 1 )))" "other-$e" "tier: other" >> "$work/d.$((n++ % 4)).yaml"
-  done
-  for f in "$work"/d.*.yaml; do kubectl apply --server-side -f "$f" >/dev/null & done
-  wait
-  echo "created $POLICIES namespaces, $((POLICIES * PER_POLICY)) targeted and $EXTRA other ($SHAPE) Deployments in $(secs $(( $(ms) - t0 ))) s"
-fi
+source bench/scale-fleet.sh   # the namespaces and the Deployments, CronJobs and Rollouts (kept with KEEP_OBJECTS=1)
 
 # policies an interrupted run left (their finalizer needs a running operator): dropped, so that settling is
 # measured from nothing
@@ -141,8 +110,9 @@ fi
 # --- memory ---------------------------------------------------------------------------------------------------
 memory() {
   if ! kill -0 "$op" 2>/dev/null; then echo "memory: the operator is gone"; return; fi
-  local rss heap
+  local rss hwm heap
   rss=$(awk '/VmRSS/ {printf "%d", $2/1024}' /proc/$op/status)
+  hwm=$(awk '/VmHWM/ {printf "%d", $2/1024}' /proc/$op/status)   # the peak RSS of this process so far
   heap=$(jcmd "$op" GC.class_histogram 2>/dev/null | awk '/^Total/ {printf "%d", $3/1048576}')   # a full GC first
   if [[ "$JVM_FLAGS" == *NativeMemoryTracking* ]]; then   # the JVM's own account of its non-heap memory
     jcmd "$op" VM.native_memory summary 2>/dev/null | awk '/^-/ && /committed=/ {n=$2; sub(/\(.*/, "", n); c=$0; sub(/.*committed=/, "", c); sub(/KB.*/, "", c); printf "%s %d MiB, ", n, c/1024} END {print ""}' | sed 's/^/  native memory (committed): /'
@@ -151,7 +121,7 @@ memory() {
   local threads
   threads=$(jcmd "$op" Thread.print 2>/dev/null | sed -n 's/^"\([^"]*\)".*/\1/p' | sed 's/[0-9][0-9]*/N/g' | sort | uniq -c \
     | sort -rn | head -8 | awk '{c=$1; $1=""; printf "%s%s x%d", (NR > 1 ? "," : ""), $0, c}')
-  echo "memory ($1): RSS $rss MiB ($(ls /proc/$op/task | wc -l) threads), live heap after a full GC $heap MiB, cgroup peak $(( $(cat "$cg/memory.max_usage_in_bytes") / 1048576 )) MiB of $LIMIT_MIB, OOM kills $(awk '/oom_kill /{print $2}' "$cg/memory.oom_control")"
+  echo "memory ($1): RSS $rss MiB, peak RSS $hwm MiB ($(ls /proc/$op/task | wc -l) threads), live heap after a full GC $heap MiB, cgroup peak $(( $(cat "$cg/memory.max_usage_in_bytes") / 1048576 )) MiB of $LIMIT_MIB, OOM kills $(awk '/oom_kill /{print $2}' "$cg/memory.oom_control")"
   echo "    threads by name:$threads"
 }
 memory "settled"
