@@ -68,8 +68,7 @@ port_args=()
 # `kubernetes` Service IP that in-cluster clients dial. No client QPS limits: the Deployment
 # controller otherwise needs minutes to roll out thousands of Deployments. The Deployment status's
 # terminatingReplicas (on by default from Kubernetes 1.35, alpha behind its gate in 1.34) is on, as on
-# the clusters users run now: the operator counts the pods it did not size by it while they shut down. The HPA
-# controller syncs every second (default 15 s), so a test or the demo that scales by an HPA waits a second, not 15.
+# the clusters users run now: the operator counts the pods it did not size by it while they shut down.
 PKI="$CLUSTER_STATE/pki"
 KWOKCTL_CONFIG="$BUILD_AREA/cluster/${CLUSTER_NAME}-kwokctl.yaml"
 cat > "$KWOKCTL_CONFIG" <<YAML
@@ -86,9 +85,6 @@ componentsPatches:
   - {key: kubelet-client-certificate, value: "$PKI/admin.crt"}
   - {key: kubelet-client-key, value: "$PKI/admin.key"}
   - {key: service-cluster-ip-range, value: "$SERVICE_CIDR"}
-- name: kube-controller-manager
-  extraArgs:
-  - {key: horizontal-pod-autoscaler-sync-period, value: "1s"}
 - name: kwok-controller
   extraArgs:
   - {key: manage-all-nodes, value: "false", override: true}
