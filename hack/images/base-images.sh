@@ -32,15 +32,11 @@ fi
 # jdk.jfr: frameworks load jdk.jfr.Event classes (Micronaut 4.10 fails every request without the module).
 # The tarball is rebuilt when this list changes (a stamp beside it).
 JRE_MODULES=java.se,jdk.crypto.ec,jdk.unsupported,jdk.zipfs,jdk.management,jdk.naming.dns,jdk.jfr
-# With the JDK's class-data-sharing archive (every JVM of every test pod, the operator and the agent's init container
-# maps the JDK's classes from it instead of loading them) and the module image uncompressed (read, not inflated, at
-# each start): the image is larger, each JVM starts sooner.
-JLINK_FLAGS="--strip-debug --no-man-pages --no-header-files --generate-cds-archive"
-if [ ! -s "$OUT/base/jre-base.tar" ] || [ "$(cat "$OUT/base/jre-base.modules" 2>/dev/null)" != "$JRE_MODULES $JLINK_FLAGS" ]; then
+if [ ! -s "$OUT/base/jre-base.tar" ] || [ "$(cat "$OUT/base/jre-base.modules" 2>/dev/null)" != "$JRE_MODULES" ]; then
   command -v jlink >/dev/null || die "jlink is needed for the JRE base image. Fix: install a full JDK 17 (openjdk-17-jdk-headless)"
   root=$(mktemp -d)
-  # shellcheck disable=SC2086 # the flags are words
-  jlink --add-modules "$JRE_MODULES" $JLINK_FLAGS --output "$root/opt/java"
+  jlink --add-modules "$JRE_MODULES" \
+    --strip-debug --no-man-pages --no-header-files --compress=2 --output "$root/opt/java"
   # The shared libraries the JVM links, from this machine (glibc, libstdc++, zlib, the loader).
   for lib in $( { ldd "$root/opt/java/bin/java"; find "$root/opt/java/lib" -name '*.so' -exec ldd {} \; 2>/dev/null; } |
                 awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | sort -u); do
@@ -54,7 +50,7 @@ if [ ! -s "$OUT/base/jre-base.tar" ] || [ "$(cat "$OUT/base/jre-base.modules" 2>
   docker_archive "$root" poolbudget/jre:17 \
     '{"User":"1001:1001","WorkingDir":"/app","Env":["PATH=/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","LANG=C.UTF-8"]}' \
     "$OUT/base/jre-base.tar"
-  echo "$JRE_MODULES $JLINK_FLAGS" > "$OUT/base/jre-base.modules"
+  echo "$JRE_MODULES" > "$OUT/base/jre-base.modules"
   rm -rf "$root"
   log "built $OUT/base/jre-base.tar (poolbudget/jre:17, $(du -m "$OUT/base/jre-base.tar" | cut -f1) MB)"
 fi
