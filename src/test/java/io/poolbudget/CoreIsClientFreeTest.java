@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * The core decides and builds status from data alone: what a policy is (api), the sizing engine, planning, the
  * decisions of a pass (decide) and its status (status) import no Kubernetes client, no operator framework, no Quarkus,
  * and none of the operator's packages (the controllers, the caches, the writes, the memory, observe, config, metrics,
- * web, cli). Only the custom resources may extend the client's CustomResource, the model base of a CRD.
+ * web, cli, ledger). Only the custom resources may extend the client's CustomResource, the model base of a CRD.
  */
 class CoreIsClientFreeTest {
     private static final List<String> CORE = List.of("api", "sizing", "planning", "decide", "status");
@@ -21,7 +21,7 @@ class CoreIsClientFreeTest {
             "io.quarkus", "io.quarkiverse", "io.vertx", "jakarta.", "io.micrometer", "com.zaxxer", "java.sql",
             "io.poolbudget.controller", "io.poolbudget.cache", "io.poolbudget.write", "io.poolbudget.memory",
             "io.poolbudget.observe", "io.poolbudget.config", "io.poolbudget.metrics", "io.poolbudget.web",
-            "io.poolbudget.cli");
+            "io.poolbudget.cli", "io.poolbudget.ledger");
     private static final String CRD_BASE = "import io.fabric8.kubernetes.client.CustomResource;";
 
     @Test

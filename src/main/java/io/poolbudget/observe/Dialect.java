@@ -109,7 +109,7 @@ public enum Dialect {
     }
 
     /** The driver's URL and settings for the operator's reads: named, and no read waits long. */
-    void configure(HikariConfig config, String jdbcUrl, String name) {
+    public void configure(HikariConfig config, String jdbcUrl, String name) {
         identify(config, jdbcUrl, name);
         boolean pg = this == POSTGRESQL;
         config.addDataSourceProperty("connectTimeout", pg ? "5" : "5000"); // seconds; milliseconds

@@ -45,7 +45,7 @@ public final class ClusterLedger {
     }
 
     /** A tick's result. */
-    public sealed interface Outcome permits Settled, Refused {}
+    public sealed interface Outcome permits Settled, Refused, Failed {}
 
     /**
      * The ledger after the tick ({@code claims}: this cluster's row written, freed rows gone, the others as read), the
@@ -56,6 +56,12 @@ public final class ClusterLedger {
 
     /** A row the ledger cannot hold, named with what is wrong: nothing is written, the cluster keeps its sizes. */
     public record Refused(String reason) implements Outcome {}
+
+    /**
+     * The ledger could not be read or written ({@code reason} in one word, for a condition: LoginFailed, Unreachable,
+     * PermissionDenied): nothing changed, the cluster keeps its sizes.
+     */
+    public record Failed(String reason, String message) implements Outcome {}
 
     private ClusterLedger() {}
 
