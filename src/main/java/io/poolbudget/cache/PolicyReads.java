@@ -41,10 +41,12 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
     /** {@code sharedBudgets}: this installation reads DatabaseBudgets. */
     public static PolicyReads of(PoolPolicy policy, Context<PoolPolicy> context, NamespacePolicies policies,
             SettledWorkloads settled, boolean sharedBudgets, Instant now,
-            java.util.function.Function<String, io.poolbudget.decide.AgentReport> reports) {
+            java.util.function.Function<String, io.poolbudget.decide.AgentReport> reports,
+            io.poolbudget.planning.BudgetCap.Source caps) {
         var neighbours = policies.in(context.getPrimaryCache(), policy.getMetadata().getNamespace()).toList();
         // a shared budget's view spans every namespace: built only for a policy that draws on one
-        var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? sharedBudgets(context, reports) : null;
+        var shared = sharedBudgets && SharedBudgets.ref(policy) != null ? sharedBudgets(context, reports, caps)
+                : null;
         return new PolicyReads(view(context, settled, neighbours, now), neighbours, shared,
                 context.getSecondaryResource(Observation.class).orElse(null));
     }
@@ -85,11 +87,12 @@ public record PolicyReads(ClusterView view, List<PoolPolicy> neighbours, SharedB
      * admitted policies hold, and what a raise waits for.
      */
     public static SharedBudgets sharedBudgets(Context<PoolPolicy> context,
-            java.util.function.Function<String, io.poolbudget.decide.AgentReport> reports) {
+            java.util.function.Function<String, io.poolbudget.decide.AgentReport> reports,
+            io.poolbudget.planning.BudgetCap.Source caps) {
         var policies = context.getPrimaryCache().list().toList();
         return new SharedBudgets(InformerCaches.cached(context, DatabaseBudget.class, null),
                 InformerCaches.cached(context, Namespace.class, null), policies,
-                BudgetHoldings.of(InformerCaches.sizedPods(context), policies, LiveResize.holding(reports)));
+                BudgetHoldings.of(InformerCaches.sizedPods(context), policies, LiveResize.holding(reports)), caps);
     }
 
     /**

@@ -54,7 +54,11 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
      */
     private final io.poolbudget.observe.AgentScraper agents;
 
-    public DatabaseBudgetReconciler(SharedCaches caches, io.poolbudget.observe.AgentScraper agents) {
+    private final io.poolbudget.ledger.LedgerSync ledgers;
+
+    public DatabaseBudgetReconciler(SharedCaches caches, io.poolbudget.observe.AgentScraper agents,
+            io.poolbudget.ledger.LedgerSync ledgers) {
+        this.ledgers = ledgers;
         this.caches = caches;
         this.agents = agents;
         this.shared = caches.active();
@@ -69,9 +73,13 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
         var pods = shared ? caches.sizedPods() : InformerCaches.sizedPods(context);
         var budgets = new SharedBudgets(context.getPrimaryCache().list().toList(),
                 shared ? caches.namespaces() : cached(context, Namespace.class), policies,
-                BudgetHoldings.of(pods, policies, io.poolbudget.decide.LiveResize.holding(agents::report)));
+                BudgetHoldings.of(pods, policies, io.poolbudget.decide.LiveResize.holding(agents::report)), ledgers);
         var previous = budget.getStatus() == null ? null : budget.getStatus().getConditions();
         DatabaseBudgetStatus desired = BudgetStatusAggregator.status(budgets, budget, previous, clock);
+        if (budget.getSpec() != null && budget.getSpec().getLedger() != null) {
+            io.poolbudget.ledger.LedgerConditions.add(desired, ledgers.state(budget.getMetadata().getName()), previous,
+                    clock);
+        }
         StatusWriter.write(budget, desired, context, DatabaseBudget::new);
         return UpdateControl.noUpdate();
     }
@@ -95,6 +103,8 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
             }
             return names.stream().map(ResourceID::new).collect(Collectors.toSet());
         };
+        var ledgerTicks = new SimpleInboundEventSource<DatabaseBudget>("ledger-ticks");
+        ledgers.start(() -> context.getPrimaryCache().list(), name -> ledgerTicks.propagateEvent(new ResourceID(name)));
         if (shared) {
             var source = new SimpleInboundEventSource<DatabaseBudget>("policy-controller-caches");
             caches.listen(new SharedCaches.Listener() {
@@ -108,14 +118,15 @@ public class DatabaseBudgetReconciler implements Reconciler<DatabaseBudget> {
                     PrunedStore.concerning(was, now, recorded).forEach(source::propagateEvent);
                 }
             });
-            return List.of(source);
+            return List.of(source, ledgerTicks);
         }
         SecondaryToPrimaryMapper<HasMetadata> all = r -> every.get();
         return List.of(
                 informer(context, PoolPolicy.class, all, null, PoolPolicy.class.getSimpleName().toLowerCase()),
                 informer(context, Namespace.class, all, null, "namespace"),
                 informer(context, Pod.class, r -> recorded.apply((Pod) r), Owner.SIZED_LABEL,
-                        InformerCaches.SIZED_PODS));
+                        InformerCaches.SIZED_PODS),
+                ledgerTicks);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

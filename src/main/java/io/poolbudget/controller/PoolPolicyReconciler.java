@@ -67,11 +67,14 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     private final OperatorConfig config;
     private final io.poolbudget.observe.AgentScraper agents;
     private final Ghosts ghosts;
+    /** What the ledgers of budgets shared with other clusters allow this one (issue 57). */
+    private final io.poolbudget.ledger.LedgerSync ledgers;
 
     public PoolPolicyReconciler(KubernetesClient client, SharedCaches caches, PolicyMemory memory, Realizer realizer,
             PolicyEvents events, PolicyMetrics metrics, DatabaseReader reader, OperatorConfig config,
-            io.poolbudget.observe.AgentScraper agents, Ghosts ghosts) {
+            io.poolbudget.observe.AgentScraper agents, Ghosts ghosts, io.poolbudget.ledger.LedgerSync ledgers) {
         this.agents = agents;
+        this.ledgers = ledgers;
         this.ghosts = ghosts;
         this.client = client;
         this.caches = caches;
@@ -100,7 +103,7 @@ public class PoolPolicyReconciler implements ConfigurableReconciler<PoolPolicy>,
     @Override
     public UpdateControl<PoolPolicy> reconcile(PoolPolicy policy, Context<PoolPolicy> context) {
         var reads = PolicyReads.of(policy, context, policies, memory.workloads(), config.sharedBudgets().enabled(),
-                clock.instant(), agents::report);
+                clock.instant(), agents::report, ledgers);
         reads.view().withReports(agents.reports(policy.getMetadata().getNamespace()))
                 .withHeldElsewhere(reads.ghostBlockers());
         Decision decision = PolicyPass.decide(policy, reads.view(), reads.neighbours(), reads.shared(), clock.instant(),

@@ -28,6 +28,7 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     /** Members by budget name: a share, the blockers and the budget's status all ask within one pass. */
     private final Map<String, List<Member>> members = new java.util.HashMap<>();
     private final Map<String, List<Outside>> outside = new java.util.HashMap<>();
+    private final BudgetCap.Source caps;
 
     /**
      * What one pod holds for one policy, as the pod's own annotations say: the DatabaseBudget its pool was sized
@@ -47,7 +48,13 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces,
             Collection<PoolPolicy> policies,
             Collection<Holding> holdings) {
-        this(budgets, namespaces, policies, true, holdings);
+        this(budgets, namespaces, policies, true, holdings, BudgetCap.Source.NONE);
+    }
+
+    /** The same, each budget capped by what {@code caps} allows this cluster of it. */
+    public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces,
+            Collection<PoolPolicy> policies, Collection<Holding> holdings, BudgetCap.Source caps) {
+        this(budgets, namespaces, policies, true, holdings, caps);
     }
 
     /**
@@ -57,11 +64,13 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
     public SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces,
             Collection<PoolPolicy> policies,
             boolean namespacesKnown) {
-        this(budgets, namespaces, policies, namespacesKnown, List.of());
+        this(budgets, namespaces, policies, namespacesKnown, List.of(), BudgetCap.Source.NONE);
     }
 
     private SharedBudgets(Collection<DatabaseBudget> budgets, Collection<Namespace> namespaces,
-            Collection<PoolPolicy> policies, boolean namespacesKnown, Collection<Holding> holdings) {
+            Collection<PoolPolicy> policies, boolean namespacesKnown, Collection<Holding> holdings,
+            BudgetCap.Source caps) {
+        this.caps = caps;
         this.budgets = budgets.stream().collect(Collectors.toMap(b -> b.getMetadata().getName(), Function.identity(),
                 (a, b) -> b));
         this.namespaces = namespaces.stream()
@@ -157,7 +166,7 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
 
     /** The budget less what pods outside its admitted policies hold: what the admitted ones may split. */
     private Budget available(DatabaseBudget budget, Set<String> admitted) {
-        Budget whole = total(budget);
+        Budget whole = capped(budget, total(budget), admitted);
         List<Outside> rows = outside(budget, admitted);
         long held = rows.stream().mapToLong(Outside::connections).sum();
         if (held == 0) {
@@ -170,6 +179,13 @@ public final class SharedBudgets implements PolicyPlanner.SharedBudgets {
                         + rows.stream().map(o -> o.namespace() + "/" + o.policy() + " " + o.connections()
                                 + ", " + o.why()).collect(Collectors.joining("; "))
                         + "), where " + whole.explanation());
+    }
+
+    /** The budget as {@link #caps} allows this cluster of it. */
+    private Budget capped(DatabaseBudget budget, Budget whole, Set<String> admitted) {
+        BudgetCap cap = caps.of(budget);
+        return cap == null ? whole : cap.apply(whole, admitted.stream().map(byId()::get)
+                .mapToLong(BudgetCap::planned).sum());
     }
 
     /**

@@ -33,8 +33,17 @@ public final class ClusterLedger {
     public record Claim(String cluster, int weight, long declared, long granted, long holds, long leaseUntil,
             String evidence) {}
 
-    /** What a cluster brings to its tick: its weight and budget, what its pods may hold, its lease and evidence. */
-    public record Tick(String cluster, int weight, long declared, long holds, long leaseMillis, String evidence) {
+    /**
+     * What a cluster brings to its tick: its weight and budget, what its pods may hold, its lease and evidence.
+     * {@code resuming}: the first tick of an operator that just started, which cannot tell yet what its pods were
+     * told before: its grant does not go down on this tick.
+     */
+    public record Tick(String cluster, int weight, long declared, long holds, long leaseMillis, String evidence,
+            boolean resuming) {
+        public Tick(String cluster, int weight, long declared, long holds, long leaseMillis, String evidence) {
+            this(cluster, weight, declared, holds, leaseMillis, evidence, false);
+        }
+
         public Tick {
             Check.atLeast("ledger weight", weight, 1);
             Check.atMost("ledger weight", weight, Limits.WEIGHT);
@@ -49,10 +58,11 @@ public final class ClusterLedger {
 
     /**
      * The ledger after the tick ({@code claims}: this cluster's row written, freed rows gone, the others as read), the
-     * budget, this cluster's target and grant, what it plans with, why it waits below its target, and what changed.
+     * budget, this cluster's target and grant, what it plans with, why it waits below its target, what changed, and the
+     * database's clock it was read at.
      */
     public record Settled(List<Claim> claims, long budget, long target, long granted, long planWith,
-            List<String> waits, List<String> events) implements Outcome {}
+            List<String> waits, List<String> events, long at) implements Outcome {}
 
     /** A row the ledger cannot hold, named with what is wrong: nothing is written, the cluster keeps its sizes. */
     public record Refused(String reason) implements Outcome {}
@@ -100,7 +110,8 @@ public final class ClusterLedger {
         long target = target(rows, tick, budget, now);
         long others = rows.values().stream().mapToLong(Claim::granted).sum();
         long free = Math.max(0, budget - others);
-        long granted = Math.max(tick.holds(), Math.min(target, free));
+        long holds = tick.resuming() && before != null ? Math.max(tick.holds(), before.granted()) : tick.holds();
+        long granted = Math.max(holds, Math.min(target, free));
         long planWith = Math.min(granted, target);
         if (planWith < target) {
             rows.values().stream().filter(c -> c.leaseUntil() >= now && c.granted() > c.holds())
@@ -115,11 +126,11 @@ public final class ClusterLedger {
                     + "they shrink");
         }
         events.addAll(changes(before, tick, granted));
-        Claim self = new Claim(tick.cluster(), tick.weight(), tick.declared(), granted, tick.holds(),
+        Claim self = new Claim(tick.cluster(), tick.weight(), tick.declared(), granted, holds,
                 now + tick.leaseMillis(), tick.evidence());
         rows.put(self.cluster(), self);
         List<Claim> after = rows.values().stream().sorted(Comparator.comparing(Claim::cluster)).toList();
-        return new Settled(after, budget, target, granted, planWith, List.copyOf(waits), List.copyOf(events));
+        return new Settled(after, budget, target, granted, planWith, List.copyOf(waits), List.copyOf(events), now);
     }
 
     /**

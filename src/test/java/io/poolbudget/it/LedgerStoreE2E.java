@@ -89,6 +89,9 @@ class LedgerStoreE2E {
     void clustersTickingAtOnceNeverHoldMoreThanTheBudgetAndSettleOnTheirWeights() throws Exception {
         String ledger = "at-once";
         int[] weights = {1, 2, 3, 4};
+        try (var first = writer()) { // c0 joins first, holding the whole budget as it did before the ledger
+            assertThat(settled(first.tick(ledger, tick("c0", 1, 30))).granted()).isEqualTo(30);
+        }
         ExecutorService threads = Executors.newFixedThreadPool(weights.length);
         try {
             List<Future<List<Settled>>> runs = new ArrayList<>();
@@ -97,7 +100,7 @@ class LedgerStoreE2E {
                 int weight = weights[i];
                 runs.add(threads.submit(() -> {
                     List<Settled> seen = new ArrayList<>();
-                    long holds = cluster.equals("c0") ? 30 : 0; // c0 starts out with the whole budget
+                    long holds = cluster.equals("c0") ? 30 : 0;
                     try (var store = writer()) {
                         for (int n = 0; n < 25; n++) {
                             Settled s = settled(store.tick(ledger, tick(cluster, weight, holds)));

@@ -99,6 +99,18 @@ class ClusterLedgerTest {
     }
 
     @Test
+    void anOperatorThatJustStartedKeepsItsGrantOnItsFirstTickWhateverItsStatusesSay() {
+        // eu-1 was granted 20 before its operator restarted; eu-2 asks for its share
+        List<Claim> ledger = List.of(claim("eu-1", 1, 20, 20, NOW + 5_000), claim("eu-2", 1, 10, 10, NOW + 5_000));
+        Tick resuming = new Tick("eu-1", 1, 30, 0, 15_000, "application_name eu-1-%", true);
+        Settled s = settled(ledger, resuming, Map.of());
+        assertThat(s.granted()).isEqualTo(20);
+        assertThat(s.planWith()).isEqualTo(15);
+        Settled next = settled(s.claims(), tick("eu-1", 1, 15), Map.of());
+        assertThat(next.granted()).isEqualTo(15);
+    }
+
+    @Test
     void rowsNoTickWritesAreRefusedNamingTheRow() {
         assertThat(ClusterLedger.tick(List.of(claim("eu-1", 1, 5, 9, NOW)), tick("eu-2", 1, 0), NOW, Map.of()))
                 .isEqualTo(new Refused("ledger row of cluster eu-1: granted 5 is less than the 9 its pods hold, "

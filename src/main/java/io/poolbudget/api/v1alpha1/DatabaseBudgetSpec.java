@@ -40,6 +40,12 @@ public class DatabaseBudgetSpec {
             + "resource's owner sets them, so a tenant cannot take another's connections.")
     private List<NamespaceWeight> namespaces = new ArrayList<>();
 
+    @JsonPropertyDescription("Share this budget with other clusters' operators through a ledger in a PostgreSQL "
+            + "database (docs/clusters.md). Without it, this cluster's policies split the whole budget.")
+    private LedgerSpec ledger;
+
+    public LedgerSpec getLedger() { return ledger; }
+    public void setLedger(LedgerSpec ledger) { this.ledger = ledger; }
     public DatabaseSpec getDatabase() { return database; }
     public void setDatabase(DatabaseSpec database) { this.database = database; }
     public LabelSelector getNamespaceSelector() { return namespaceSelector; }

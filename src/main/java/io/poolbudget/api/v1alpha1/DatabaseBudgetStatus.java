@@ -42,6 +42,9 @@ public class DatabaseBudgetStatus {
             + "they are outside.")
     private List<HeldOutside> outside = new ArrayList<>();
 
+    @JsonPropertyDescription("With spec.ledger: every cluster's claim and what this cluster may use.")
+    private LedgerStatus ledger;
+
     @JsonPropertyDescription("The generation of the spec this status describes.")
     private Long observedGeneration;
 
@@ -49,6 +52,8 @@ public class DatabaseBudgetStatus {
             + "fault).")
     private List<io.fabric8.kubernetes.api.model.Condition> conditions = new ArrayList<>();
 
+    public LedgerStatus getLedger() { return ledger; }
+    public void setLedger(LedgerStatus ledger) { this.ledger = ledger; }
     public Long getHeldOutside() { return heldOutside; }
     public void setHeldOutside(Long heldOutside) { this.heldOutside = heldOutside; }
     public List<HeldOutside> getOutside() { return outside; }
