@@ -106,8 +106,87 @@ class LedgerE2E extends OperatorTestBase {
         awaitOldPodsGone("a", 120);
     }
 
+    /**
+     * The other cluster, played by the test as its operator would run: a tick every 2 s through the ledger's store,
+     * and its pods' connections by JDBC, given back before each tick and taken after it.
+     */
+    private static final class OtherCluster implements AutoCloseable {
+        final LedgerStore store = new LedgerStore(new LedgerStore.Credentials(JDBC, WRITER, "w"), SCHEMA);
+        final List<Connection> opened = new ArrayList<>();
+        final String evidence = new Evidence(Evidence.Kind.ApplicationNamePrefix, "eu-2.").describe();
+        final java.util.concurrent.ScheduledExecutorService ticker = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor();
+        volatile int weight = 1;
+        Settled last;
+
+        /** One tick: its pods first give back what it may no longer hold, then take what it may. */
+        synchronized Settled tick() throws java.sql.SQLException {
+            while (last != null && opened.size() > last.planWith()) {
+                opened.remove(opened.size() - 1).close();
+            }
+            last = (Settled) store.tick("orders", new Tick("eu-2", weight, WHOLE, opened.size(), 10_000, evidence));
+            var props = new Properties();
+            props.setProperty("user", "app");
+            props.setProperty("password", "app");
+            props.setProperty("ApplicationName", OTHER_APP);
+            while (opened.size() < last.planWith()) {
+                opened.add(DriverManager.getConnection(JDBC, props));
+            }
+            return last;
+        }
+
+        void renewEvery2s() {
+            ticker.scheduleWithFixedDelay(() -> {
+                try {
+                    tick();
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, 2, 2, TimeUnit.SECONDS);
+        }
+
+        synchronized int holds() {
+            return opened.size();
+        }
+
+        synchronized Settled last() {
+            return last;
+        }
+
+        /** Waits until its pods hold {@code connections}. */
+        void follow(int connections, String why) {
+            Awaitility.await(why).atMost(300, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+                    .until(() -> holds() == connections);
+        }
+
+        /** Its operator stops and its pods go: no more ticks, every connection closed. */
+        synchronized void leave() throws java.sql.SQLException {
+            ticker.shutdownNow();
+            for (Connection c : opened) {
+                c.close();
+            }
+            opened.clear();
+        }
+
+        @Override
+        public void close() throws Exception {
+            leave();
+            store.close();
+        }
+    }
+
+    private long planWith(DatabaseBudget b) {
+        return b.getStatus().getLedger() == null ? -1 : b.getStatus().getLedger().getPlanWith();
+    }
+
+    private void ledgerSecret(String jdbcUrl) {
+        client.secrets().inNamespace("default").resource(new SecretBuilder().withNewMetadata().withName(SECRET)
+                .endMetadata().addToStringData(Map.of("jdbcUrl", jdbcUrl, "username", WRITER, "password", "w"))
+                .build()).serverSideApply();
+    }
+
     @Test
-    void anotherClusterJoiningTheLedgerGetsItsShareOnlyAfterThisClustersAppHasShrunk() throws Exception {
+    void twoClustersShareTheBudgetThroughJoinsWeightsARestartACutAndALeaveWithinTheBudget() throws Exception {
         create(RealApps.app(ns, "a", 2, Map.of(), 0));
         awaitRolledOut("a", 240);
         applyBudget();
@@ -120,46 +199,61 @@ class LedgerE2E extends OperatorTestBase {
                   injection: {preset: spring-boot-hikari}
                   targets: [{name: a}]
                 """.formatted(BUDGET));
-        var alone = awaitBudget("eu-1 alone in the ledger, planning with the whole budget",
-                b -> b.getStatus().getLedger() != null && b.getStatus().getLedger().getPlanWith() == WHOLE);
+        var alone = awaitBudget("eu-1 alone in the ledger, planning with the whole budget", b -> planWith(b) == WHOLE);
         System.out.println("LedgerE2E alone: " + condition(alone));
         awaitSized(WHOLE);
 
-        List<Connection> opened = new ArrayList<>();
         try (var sampler = ConnectionSampler.start(Set.of(RealApps.appName(ns, "a"), OTHER_APP));
-                var eu2 = new LedgerStore(new LedgerStore.Credentials(JDBC, WRITER, "w"), SCHEMA)) {
-            var props = new Properties();
-            props.setProperty("user", "app");
-            props.setProperty("password", "app");
-            props.setProperty("ApplicationName", OTHER_APP);
-            String evidence = new Evidence(Evidence.Kind.ApplicationNamePrefix, "eu-2.").describe();
-            Settled joined = (Settled) eu2.tick("orders", new Tick("eu-2", 1, WHOLE, 0, 60_000, evidence));
-            assertThat(joined.planWith()).as("eu-2 may use nothing while eu-1 holds the whole budget").isZero();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
-            Settled last = joined;
-            while (opened.size() < WHOLE / 2 && System.nanoTime() < deadline) {
-                Thread.sleep(2_000);
-                last = (Settled) eu2.tick("orders", new Tick("eu-2", 1, WHOLE, opened.size(), 60_000, evidence));
-                while (opened.size() < last.planWith()) {
-                    opened.add(DriverManager.getConnection(JDBC, props)); // its pods take their new size
-                }
-            }
-            System.out.println("LedgerE2E eu-2: " + last);
-            assertThat(opened).as("eu-2 reached its share: " + last).hasSize(WHOLE / 2);
+                var eu2 = new OtherCluster()) {
+            // 1. eu-2 joins: nothing for it until eu-1's app has shrunk to 6
+            assertThat(eu2.tick().planWith()).as("eu-2 may use nothing while eu-1 holds the whole budget").isZero();
+            eu2.renewEvery2s();
+            eu2.follow(6, "eu-2 reached its share");
+            awaitSized(6);
             var shared = awaitBudget("eu-1's status showing both clusters",
-                    b -> b.getStatus().getLedger() != null && b.getStatus().getLedger().getClusters().size() == 2
-                            && b.getStatus().getLedger().getPlanWith() == WHOLE / 2);
-            System.out.println("LedgerE2E shared: " + condition(shared));
-            awaitSized(WHOLE / 2);
+                    b -> b.getStatus().getLedger().getClusters().size() == 2 && planWith(b) == 6);
             assertThat(condition(shared)).startsWith("True/Settled: this cluster plans with 6 of a budget of 12");
-            Awaitility.await("PostgreSQL counting eu-2's 6 and the app's pools").atMost(60, TimeUnit.SECONDS)
-                    .until(() -> sampler.now() >= WHOLE / 2);
+
+            // 2. weights 1:2: eu-1 shrinks to 4 first, then eu-2 grows to 8
+            eu2.weight = 2;
+            awaitBudget("eu-1 planning with 4", b -> planWith(b) == 4);
+            awaitSized(4);
+            eu2.follow(8, "eu-2 grew into what eu-1 gave back");
+
+            // 3. eu-1's operator killed and started again: it resumes from the ledger, nothing moves
+            killOperator("ledger-e2e", Map.of("POOLBUDGET_STABILIZATION_WINDOW", "0s",
+                    "POOLBUDGET_LEADER_ELECTION_NAMESPACE", "default"));
+            awaitBudget("eu-1's new operator renewing its claim",
+                    b -> condition(b).startsWith("True/Settled: this cluster plans with 4"));
+            assertThat(awaitPolicy("db", p -> p.getStatus().getBudget() != null, 30).getStatus().getBudget()
+                    .getConnections()).isEqualTo(4);
+
+            // 4. eu-1 cut off from the ledger: it keeps its sizes and says so; its lease lapses, but its claim stands
+            //    while PostgreSQL shows its app's connections
+            ledgerSecret("jdbc:postgresql://127.0.0.1:1/app");
+            var cut = awaitBudget("eu-1 reporting the ledger unreachable",
+                    b -> condition(b).startsWith("False/Unreachable"));
+            System.out.println("LedgerE2E cut: " + condition(cut));
+            Thread.sleep(12_000); // eu-1's lease (10 s) lapses
+            Settled whileCut = eu2.last();
+            assertThat(whileCut.planWith()).as("eu-2 takes nothing of a cut-off cluster that still holds its pools")
+                    .isEqualTo(8);
+            assertThat(whileCut.waits()).singleElement().asString().startsWith("cluster eu-1 still holds 4 until its "
+                    + "lease ends and its connections close (");
+            assertThat(awaitPolicy("db", p -> true, 10).getStatus().getBudget().getConnections()).isEqualTo(4);
+            ledgerSecret(JDBC);
+            awaitBudget("eu-1 back in the ledger", b -> condition(b).startsWith("True/Settled: this cluster plans "
+                    + "with 4"));
+
+            // 5. eu-2 goes away: its connections close, its lease lapses, and eu-1 gets the whole budget back
+            eu2.leave();
+            var back = awaitBudget("eu-1 granted the whole budget once eu-2's lease lapsed and its connections closed",
+                    b -> planWith(b) == WHOLE && b.getStatus().getLedger().getClusters().size() == 1);
+            System.out.println("LedgerE2E back: " + condition(back));
+            awaitSized(WHOLE);
             sampler.assertWithin("two clusters on one ledger", WHOLE);
             System.out.println("LedgerE2E: PostgreSQL peak " + sampler.peak() + " of " + WHOLE);
-        } finally {
-            for (Connection c : opened) {
-                c.close();
-            }
+            assertThat(sampler.peak()).as("eu-2's 8 and eu-1's app were sampled").isGreaterThanOrEqualTo(9);
         }
     }
 }

@@ -212,4 +212,31 @@ class RejectedSpecsIT {
         assertThat(notShared.getStatus().getMessage())
                 .contains("spec.database.pooler is not available on a DatabaseBudget");
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            two kinds of evidence | {name: o, cluster: eu-1, secretName: l, evidence: {user: a, applicationNamePrefix: b}} | ledger.evidence needs exactly one of clientCIDR, applicationNamePrefix or user
+            no evidence           | {name: o, cluster: eu-1, secretName: l, evidence: {}}                                 | ledger.evidence needs exactly one of clientCIDR, applicationNamePrefix or user
+            not a CIDR            | {name: o, cluster: eu-1, secretName: l, evidence: {clientCIDR: 10.0.0.1}}             | ledger.evidence.clientCIDR must be an address range such as 10.88.0.0/16
+            cluster not a name    | {name: o, cluster: EU 1, secretName: l, evidence: {user: a}}                          | spec.ledger.cluster
+            zero weight           | {name: o, cluster: eu-1, weight: 0, secretName: l, evidence: {user: a}}               | spec.ledger.weight: Invalid value: 0
+            short lease           | {name: o, cluster: eu-1, leaseSeconds: 2, secretName: l, evidence: {user: a}}         | spec.ledger.leaseSeconds: Invalid value: 2
+            schema not a SQL name | {name: o, cluster: eu-1, schema: Bad-Schema, secretName: l, evidence: {user: a}}      | spec.ledger.schema
+            no secret             | {name: o, cluster: eu-1, evidence: {user: a}}                                         | spec.ledger.secretName: Required value
+            """)
+    void aLedgerTheOperatorCouldNotUseIsRejectedNamingTheField(String title, String ledger, String message) {
+        var budget = Serialization.unmarshal("""
+                apiVersion: poolbudget.io/v1alpha1
+                kind: DatabaseBudget
+                metadata: {name: it-rejected-ledger}
+                spec:
+                  database: {cores: 2}
+                  namespaceSelector: {}
+                  ledger: %s
+                """.formatted(ledger), GenericKubernetesResource.class);
+        var refused = catchThrowableOfType(KubernetesClientException.class, () -> client
+                .genericKubernetesResources("poolbudget.io/v1alpha1", "DatabaseBudget").resource(budget).create());
+        assertThat(refused).as(title + " was accepted").isNotNull();
+        assertThat(refused.getStatus().getMessage()).as(title).contains(message);
+    }
 }
