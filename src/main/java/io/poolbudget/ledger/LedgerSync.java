@@ -43,6 +43,12 @@ public final class LedgerSync implements BudgetCap.Source, AutoCloseable {
     private final Map<String, Map.Entry<String, LedgerStore>> stores = new ConcurrentHashMap<>();
     private final Map<String, Long> due = new ConcurrentHashMap<>();
     private ScheduledExecutorService timer;
+    private final java.util.List<Consumer<Map<String, State>>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** {@code listener} is told every budget's state after each pass of the ticks that changed one (the metrics). */
+    public void onTicks(Consumer<Map<String, State>> listener) {
+        listeners.add(listener);
+    }
 
     @jakarta.inject.Inject
     public LedgerSync(KubernetesClient client, io.poolbudget.config.OperatorConfig config) {
@@ -72,6 +78,7 @@ public final class LedgerSync implements BudgetCap.Source, AutoCloseable {
 
     private void due(java.util.List<DatabaseBudget> budgets, Consumer<String> wake, long now) {
         java.util.Set<String> named = new java.util.HashSet<>();
+        boolean ticked = false;
         for (DatabaseBudget b : budgets) {
             LedgerSpec spec = b.getSpec() == null ? null : b.getSpec().getLedger();
             if (spec == null) {
@@ -83,17 +90,24 @@ public final class LedgerSync implements BudgetCap.Source, AutoCloseable {
                 due.put(name, now + spec.getLeaseSeconds() * 1000L / 3);
                 State before = states.get(name);
                 State after = tick(b, spec, before);
+                ticked = true;
                 states.put(name, after);
                 if (before == null || !same(before, after)) {
                     wake.accept(name);
                 }
             }
         }
+        boolean moved = false;
         for (String gone : java.util.List.copyOf(states.keySet())) {
             if (!named.contains(gone)) {
                 forget(gone);
                 wake.accept(gone);
+                moved = true;
             }
+        }
+        if (moved || ticked) {
+            Map<String, State> all = Map.copyOf(states);
+            listeners.forEach(l -> l.accept(all));
         }
     }
 

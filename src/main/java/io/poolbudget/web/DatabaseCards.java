@@ -31,7 +31,8 @@ final class DatabaseCards {
      */
     public record DatabaseView(String key, String kind, String name, Long budget, String budgetExplanation,
             Long allocated, Long live, boolean liveAnyNumber, Long heldOutside, List<ShareView> shares,
-            List<HeldView> outside, List<PolicyView> policies) {}
+            List<HeldView> outside, List<PolicyView> policies, io.poolbudget.api.v1alpha1.LedgerStatus ledger,
+            String ledgerProblem) {}
 
     private DatabaseCards() {}
 
@@ -64,14 +65,14 @@ final class DatabaseCards {
     private static DatabaseView own(String key, PolicyView p) {
         return new DatabaseView(key, "PoolPolicy", p.database() != null ? p.database() : p.name(), p.budget(),
                 p.budgetExplanation(), p.allocated(), p.live(), p.liveAnyNumber(), null, List.of(), List.of(),
-                List.of(p));
+                List.of(p), null, null);
     }
 
     private static DatabaseView shared(String key, String name, DatabaseBudget b, List<PolicyView> policies) {
         var st = b == null ? null : b.getStatus();
         if (st == null) { // not cached (shared budgets off here) or not reconciled yet: the policies alone
             return new DatabaseView(key, "DatabaseBudget", name, null, null, null, null, false, null, List.of(),
-                    List.of(), policies);
+                    List.of(), policies, null, null);
         }
         Map<String, Integer> weights = new LinkedHashMap<>();
         if (b.getSpec() != null && b.getSpec().getNamespaces() != null) {
@@ -86,6 +87,8 @@ final class DatabaseCards {
         var budget = st.getBudget();
         return new DatabaseView(key, "DatabaseBudget", name, budget == null ? null : budget.getConnections(),
                 budget == null ? null : budget.getExplanation(), st.getAllocated(), st.getLiveConnections(),
-                Boolean.TRUE.equals(st.getLiveConnectionsUnbounded()), st.getHeldOutside(), shares, outside, policies);
+                Boolean.TRUE.equals(st.getLiveConnectionsUnbounded()), st.getHeldOutside(), shares, outside, policies,
+                st.getLedger(), st.getConditions().stream().filter(c -> "LedgerSynced".equals(c.getType())
+                        && "False".equals(c.getStatus())).map(c -> c.getMessage()).findFirst().orElse(null));
     }
 }

@@ -102,6 +102,7 @@ function database(d) {
       el("b", {}, held(d.live, d.liveAnyNumber)), " now · ", el("b", {}, n(d.heldOutside)), " held outside its admitted policies")
       : el("p", { class: "budgetline" }, "No status from the DatabaseBudget yet (not reconciled, or this installation does not share budgets)"),
     d.budgetExplanation ? el("div", { class: "explain" }, "budget: " + d.budgetExplanation) : null,
+    ledger(d),
     d.shares.length ? el("table", {}, el("thead", {}, el("tr", {}, ...["Namespace", "Policy", "Weight", "Share", "Allocated",
       "Held now", "Note"].map((h, i) => el("th", { class: i >= 2 && i <= 5 ? "num" : null }, h)))),
       el("tbody", {}, d.shares.map((s) => el("tr", { "data-share": s.namespace + "/" + s.policy },
@@ -113,6 +114,20 @@ function database(d) {
     d.outside.length ? el("p", { class: "note", "data-field": "outside" }, "Held outside: " + d.outside.map((h) =>
       h.namespace + "/" + h.policy + " " + n(h.pods) + " pods, " + n(h.connections) + " connections (" + h.reason + ")").join("; ")) : null,
     el("div", { class: "nested" }, ...d.policies.map(policy)));
+}
+
+// A budget shared with other clusters through a ledger: what this cluster plans with, each cluster's claim, and why
+// a raise waits (docs/clusters.md).
+function ledger(d) {
+  const l = d.ledger;
+  if (!l && !d.ledgerProblem) return null;
+  return el("div", { class: "ledger", "data-field": "ledger" },
+    l ? el("p", { class: "budgetline" }, "ledger: this cluster plans with ", el("b", {}, n(l.planWith)), " of ",
+      el("b", {}, n(l.budget)), " (its target ", n(l.target), ", granted ", n(l.granted), ") · clusters: ",
+      l.clusters.map((c) => c.cluster + " granted " + n(c.granted) + ", holds " + n(c.holds) + " (" + c.lease + ")")
+        .join("; ")) : null,
+    l && l.waiting.length ? el("p", { class: "note" }, "waits: " + l.waiting.join("; ")) : null,
+    d.ledgerProblem ? el("p", { class: "note problem" }, "ledger not in use: " + d.ledgerProblem) : null);
 }
 
 function policy(p) {

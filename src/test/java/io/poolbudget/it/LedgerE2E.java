@@ -250,6 +250,15 @@ class LedgerE2E extends OperatorTestBase {
             var back = awaitBudget("eu-1 granted the whole budget once eu-2's lease lapsed and its connections closed",
                     b -> planWith(b) == WHOLE && b.getStatus().getLedger().getClusters().size() == 1);
             System.out.println("LedgerE2E back: " + condition(back));
+            Awaitility.await("the ledger's series at the metrics endpoint").atMost(30, TimeUnit.SECONDS)
+                    .untilAsserted(() -> {
+                        var scrape = Scrape.of(operator.port());
+                        assertThat(scrape.value("poolbudget_ledger_plan_connections", Map.of("budget", BUDGET)))
+                                .isEqualTo((double) WHOLE);
+                        assertThat(scrape.value("poolbudget_ledger_synced", Map.of("budget", BUDGET))).isEqualTo(1.0);
+                        assertThat(scrape.value("poolbudget_ledger_granted_connections", Map.of("budget", BUDGET,
+                                "cluster", "eu-1"))).isEqualTo((double) WHOLE);
+                    });
             awaitSized(WHOLE);
             sampler.assertWithin("two clusters on one ledger", WHOLE);
             System.out.println("LedgerE2E: PostgreSQL peak " + sampler.peak() + " of " + WHOLE);
