@@ -20,7 +20,7 @@ public class LeaderElection {
 
     @Produces
     @Dependent
-    public LeaderElectionConfiguration configuration(OperatorConfig config) {
+    public LeaderElectionConfiguration configuration(OperatorConfig config, Leadership leadership) {
         var election = config.leaderElection();
         if (!election.enabled()) {
             return null;
@@ -29,7 +29,9 @@ public class LeaderElection {
                 .withLeaseDuration(Duration.ofSeconds(8))
                 .withRenewDeadline(Duration.ofSeconds(6))
                 .withRetryPeriod(Duration.ofSeconds(1))
-                .withExitOnStopLeading(true);
+                .withExitOnStopLeading(true)
+                .withLeaderCallbacks(new io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks(
+                        leadership::started, leadership::stopped, leader -> {}));
         election.namespace().filter(s -> !s.isBlank()).ifPresent(builder::withLeaseNamespace);
         election.identity().filter(s -> !s.isBlank()).ifPresent(builder::withIdentity);
         return builder.build();

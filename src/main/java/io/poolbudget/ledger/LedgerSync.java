@@ -38,6 +38,8 @@ public final class LedgerSync implements BudgetCap.Source, AutoCloseable {
     public record State(Outcome latest, Settled settled, long handed, long handedBefore) {}
 
     private final KubernetesClient client;
+    /** Only the leading replica ticks: a standby's caches may be empty, and its claim would undercount the pods. */
+    private final io.poolbudget.config.Leadership leadership;
     private final String namespace;
     private final Map<String, State> states = new ConcurrentHashMap<>();
     private final Map<String, Map.Entry<String, LedgerStore>> stores = new ConcurrentHashMap<>();
@@ -51,7 +53,9 @@ public final class LedgerSync implements BudgetCap.Source, AutoCloseable {
     }
 
     @jakarta.inject.Inject
-    public LedgerSync(KubernetesClient client, io.poolbudget.config.OperatorConfig config) {
+    public LedgerSync(KubernetesClient client, io.poolbudget.config.OperatorConfig config,
+            io.poolbudget.config.Leadership leadership) {
+        this.leadership = leadership;
         this.client = client;
         this.namespace = config.leaderElection().namespace().filter(n -> !n.isBlank())
                 .orElseGet(client::getNamespace);
@@ -68,6 +72,9 @@ public final class LedgerSync implements BudgetCap.Source, AutoCloseable {
             return t;
         });
         timer.scheduleWithFixedDelay(() -> {
+            if (!leadership.leading()) {
+                return;
+            }
             try {
                 due(budgets.get().toList(), wake, System.currentTimeMillis());
             } catch (RuntimeException e) { // the timer must outlive one bad pass; the next one tries again
