@@ -12,8 +12,7 @@ import io.poolbudget.sizing.ClusterLedger.Failed;
 import io.poolbudget.sizing.ClusterLedger.Outcome;
 import io.poolbudget.sizing.ClusterLedger.Settled;
 import io.poolbudget.sizing.ClusterLedger.Tick;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
+import io.poolbudget.observe.ObservationSource;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -180,21 +179,14 @@ public final class LedgerSync implements BudgetCap.Source, AutoCloseable {
             throw new IllegalStateException("no Secret " + name + " in the operator's namespace " + namespace
                     + ": create it with the keys jdbcUrl, username and password");
         }
-        String url = value(secret, "jdbcUrl");
-        String user = value(secret, "username");
-        String password = value(secret, "password");
+        String url = ObservationSource.value(secret, ObservationSource.JDBC_URL);
+        String user = ObservationSource.value(secret, ObservationSource.USERNAME);
+        String password = ObservationSource.value(secret, ObservationSource.PASSWORD);
         if (url == null || user == null || password == null || !url.startsWith("jdbc:postgresql:")) {
             throw new IllegalStateException("Secret " + namespace + "/" + name + " needs the keys jdbcUrl "
                     + "(jdbc:postgresql://host:port/db), username and password");
         }
         return new LedgerStore.Credentials(url, user, password);
-    }
-
-    private static String value(Secret s, String key) {
-        if (s.getData() != null && s.getData().get(key) != null) {
-            return new String(Base64.getDecoder().decode(s.getData().get(key)), StandardCharsets.UTF_8).trim();
-        }
-        return s.getStringData() == null ? null : s.getStringData().get(key);
     }
 
     private static boolean same(State a, State b) {

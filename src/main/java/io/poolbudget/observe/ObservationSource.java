@@ -144,7 +144,8 @@ public final class ObservationSource {
         return ghosts == null ? read : ghosts.look(policy, spec, read, sized, credentials, scope);
     }
 
-    private static String value(Secret s, String key) {
+    /** A Secret's key, from data (base64, trimmed) or stringData; null where it has none. */
+    public static String value(Secret s, String key) {
         if (s.getData() != null && s.getData().get(key) != null) {
             return new String(Base64.getDecoder().decode(s.getData().get(key)), StandardCharsets.UTF_8).trim();
         }
